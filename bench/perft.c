@@ -1,0 +1,38 @@
+/* Perft with bulk counting at the last ply. */
+#include "bench/perft.h"
+
+#include "engine/movegen.h"
+
+/* Returns perft(depth) of p. */
+uint64_t perft(const struct position *p, int depth) {
+    if (depth == 0) return 1;
+    if (p->result != RESULT_NONE) return 0;
+    if (depth == 1) return (uint64_t)count_moves(p);
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    uint64_t total = 0;
+    struct position child;
+    for (int i = 0; i < n; i++) {
+        pos_make(&child, p, moves[i]);
+        total += perft(&child, depth - 1);
+    }
+    return total;
+}
+
+/* Calls out(move, count, ctx) for each root move with the perft(depth-1) below it; returns the sum.
+ */
+uint64_t perft_divide(const struct position *p, int depth,
+                      void (*out)(move_t m, uint64_t count, void *ctx), void *ctx) {
+    if (depth < 1 || p->result != RESULT_NONE) return depth < 1;
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    uint64_t total = 0;
+    struct position child;
+    for (int i = 0; i < n; i++) {
+        pos_make(&child, p, moves[i]);
+        uint64_t c = perft(&child, depth - 1);
+        out(moves[i], c, ctx);
+        total += c;
+    }
+    return total;
+}

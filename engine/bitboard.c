@@ -1,0 +1,35 @@
+/* The bitboard geometry tables. */
+#include "engine/bitboard.h"
+
+/* Fills g with the masks of a size x size board (size 3..11). */
+void bb_geom_init(struct bb_geom *g, int size) {
+    g->size = size;
+    g->squares = size * size;
+    g->board = 0;
+    g->file_a = g->file_end = g->rank_1 = g->rank_end = 0;
+    for (int sq = 0; sq < g->squares; sq++) {
+        int file = sq % size, rank = sq / size;
+        g->board |= bb_sq(sq);
+        if (file == 0) g->file_a |= bb_sq(sq);
+        if (file == size - 1) g->file_end |= bb_sq(sq);
+        if (rank == 0) g->rank_1 |= bb_sq(sq);
+        if (rank == size - 1) g->rank_end |= bb_sq(sq);
+    }
+    for (int sq = 0; sq < g->squares; sq++) {
+        int file = sq % size, rank = sq / size;
+        g->nb[sq][DIR_NORTH] = (int8_t)(rank + 1 < size ? sq + size : -1);
+        g->nb[sq][DIR_SOUTH] = (int8_t)(rank > 0 ? sq - size : -1);
+        g->nb[sq][DIR_EAST] = (int8_t)(file + 1 < size ? sq + 1 : -1);
+        g->nb[sq][DIR_WEST] = (int8_t)(file > 0 ? sq - 1 : -1);
+        int edges = (rank == 0) + (rank == size - 1) + (file == 0) + (file == size - 1);
+        g->inward[sq] = -1;
+        if (edges == 1)
+            g->inward[sq] = (int8_t)(rank == 0          ? DIR_NORTH
+                                     : rank == size - 1 ? DIR_SOUTH
+                                     : file == 0        ? DIR_EAST
+                                                        : DIR_WEST);
+    }
+    g->not_a = g->board & ~g->file_a;
+    g->not_end = g->board & ~g->file_end;
+    g->edge = g->file_a | g->file_end | g->rank_1 | g->rank_end;
+}

@@ -1,0 +1,142 @@
+/*
+ * The 128-bit bitboard: one bit per square of a board of up to 11x11 (121 squares).
+ *
+ * Square index = rank * size + file, with a1 = 0 (rank and file counted from 0). Bits at or
+ * above size*size are always zero in a valid board set; the shift helpers keep that invariant by
+ * masking with the geometry's board mask. This header is the only place that touches raw 128-bit
+ * arithmetic: every other file uses these helpers. Popcount and bit scans work on the two 64-bit
+ * halves, so they compile to plain popcnt/tzcnt/lzcnt instructions.
+ *
+ * A struct bb_geom describes one board size: the board mask, the masks that stop east/west
+ * shifts from wrapping onto the next rank, and the edge squares.
+ */
+#ifndef HNEFI_ENGINE_BITBOARD_H
+#define HNEFI_ENGINE_BITBOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+__extension__ typedef unsigned __int128 bb_t;
+
+enum { BB_MAX_SIZE = 11, BB_MAX_SQUARES = 121 };
+
+/* The four orthogonal directions; north is towards higher ranks, east towards higher files. */
+enum bb_dir { DIR_NORTH, DIR_EAST, DIR_SOUTH, DIR_WEST, DIR_NB };
+
+struct bb_geom {
+    int size;     /* board side: 7, 9 or 11 */
+    int squares;  /* size * size */
+    bb_t board;   /* every square of the board */
+    bb_t not_a;   /* board minus file a: the squares an east shift may land on */
+    bb_t not_end; /* board minus the last file: the squares a west shift may land on */
+    bb_t edge;    /* the squares on the outer ring */
+    bb_t file_a, file_end, rank_1, rank_end;
+    int8_t nb[BB_MAX_SQUARES][DIR_NB]; /* neighbour square per direction, -1 off the board */
+    int8_t inward[BB_MAX_SQUARES];     /* for an edge square (not a corner): the direction
+                                          pointing into the board, else -1 */
+};
+
+/* Builds a bitboard from its high and low 64-bit halves. */
+static inline bb_t bb_make(uint64_t hi, uint64_t lo) {
+    return ((bb_t)hi << 64) | lo;
+}
+
+/* Returns the low 64 bits. */
+static inline uint64_t bb_lo(bb_t b) {
+    return (uint64_t)b;
+}
+
+/* Returns the high 64 bits. */
+static inline uint64_t bb_hi(bb_t b) {
+    return (uint64_t)(b >> 64);
+}
+
+/* Returns the set with only square sq. */
+static inline bb_t bb_sq(int sq) {
+    return (bb_t)1 << sq;
+}
+
+/* Tells whether square sq is in b. */
+static inline bool bb_has(bb_t b, int sq) {
+    return (b >> sq) & 1;
+}
+
+/* Counts the squares in b. */
+static inline int bb_popcount(bb_t b) {
+    return __builtin_popcountll(bb_lo(b)) + __builtin_popcountll(bb_hi(b));
+}
+
+/* Returns the lowest square of a non-empty b. */
+static inline int bb_lsb(bb_t b) {
+    uint64_t lo = bb_lo(b);
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(bb_hi(b));
+}
+
+/* Returns the highest square of a non-empty b. */
+static inline int bb_msb(bb_t b) {
+    uint64_t hi = bb_hi(b);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(bb_lo(b));
+}
+
+/* Removes and returns the lowest square of a non-empty *b. */
+static inline int bb_pop(bb_t *b) {
+    int sq = bb_lsb(*b);
+    *b &= *b - 1;
+    return sq;
+}
+
+/* Tells whether b has more than one square. */
+static inline bool bb_several(bb_t b) {
+    return (b & (b - 1)) != 0;
+}
+
+/* Shifts b one square north (towards higher ranks); squares leaving the board vanish. */
+static inline bb_t bb_north(bb_t b, const struct bb_geom *g) {
+    return (b << g->size) & g->board;
+}
+
+/* Shifts b one square south. */
+static inline bb_t bb_south(bb_t b, const struct bb_geom *g) {
+    return b >> g->size;
+}
+
+/* Shifts b one square east (towards higher files) without wrapping. */
+static inline bb_t bb_east(bb_t b, const struct bb_geom *g) {
+    return (b << 1) & g->not_a;
+}
+
+/* Shifts b one square west without wrapping. */
+static inline bb_t bb_west(bb_t b, const struct bb_geom *g) {
+    return (b >> 1) & g->not_end;
+}
+
+/* Shifts b one square in direction d. */
+static inline bb_t bb_shift(bb_t b, int d, const struct bb_geom *g) {
+    switch (d) {
+    case DIR_NORTH: return bb_north(b, g);
+    case DIR_EAST: return bb_east(b, g);
+    case DIR_SOUTH: return bb_south(b, g);
+    default: return bb_west(b, g);
+    }
+}
+
+/* Returns the squares orthogonally adjacent to any square of b. */
+static inline bb_t bb_neighbours(bb_t b, const struct bb_geom *g) {
+    return bb_north(b, g) | bb_south(b, g) | bb_east(b, g) | bb_west(b, g);
+}
+
+/* Grows seed through the squares of pass (orthogonal steps) until it stops growing. */
+static inline bb_t bb_flood(bb_t seed, bb_t pass, const struct bb_geom *g) {
+    bb_t prev;
+    seed &= pass;
+    do {
+        prev = seed;
+        seed |= bb_neighbours(seed, g) & pass;
+    } while (seed != prev);
+    return seed;
+}
+
+/* Fills b geom with the masks of a size x size board (size 3..11). */
+void bb_geom_init(struct bb_geom *g, int size);
+
+#endif

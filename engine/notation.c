@@ -1,0 +1,418 @@
+/* Parsers and writers for squares, FEN, OpenTafl records and move text. */
+#include "engine/notation.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "engine/rules.h"
+
+/* Formats an error message into err (if any) and returns false. */
+__attribute__((format(printf, 3, 4))) static bool fail(char *err, size_t errlen, const char *fmt,
+                                                       ...) {
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* Copies at most n printable characters of s for quoting in a message. */
+static const char *quote(const char *s, size_t n, char *buf, size_t buflen) {
+    size_t j = 0;
+    for (size_t i = 0; s[i] && i < n && j + 5 < buflen; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (isprint(c))
+            buf[j++] = (char)c;
+        else
+            j += (size_t)snprintf(buf + j, buflen - j, "\\x%02x", c);
+    }
+    buf[j] = 0;
+    return buf;
+}
+
+/*
+ * Reads a square name ("a1", "k11") at the start of s for a board of the given size. Returns the
+ * square and stores the characters used, or returns -1 (not a square) or -2 (off the board).
+ */
+int sq_parse(const char *s, int size, int *used) {
+    if (!(s[0] >= 'a' && s[0] <= 'z') || !isdigit((unsigned char)s[1])) return -1;
+    int file = s[0] - 'a', rank = 0, i = 1;
+    while (isdigit((unsigned char)s[i]) && i < 4) rank = rank * 10 + (s[i++] - '0');
+    if (isdigit((unsigned char)s[i]) || s[1] == '0') return -1;
+    *used = i;
+    if (file >= size || rank < 1 || rank > size) return -2;
+    return (rank - 1) * size + file;
+}
+
+/* Writes the name of sq into out (room for SQ_NAME_MAX bytes). */
+void sq_name(int sq, int size, char *out) {
+    int rank = sq / size + 1, i = 0;
+    out[i++] = (char)('a' + sq % size);
+    if (rank >= 10) out[i++] = (char)('0' + rank / 10);
+    out[i++] = (char)('0' + rank % 10);
+    out[i] = 0;
+}
+
+/* Reads a FEN into p for variant v; on failure p is unchanged and err says why. */
+bool fen_parse(struct position *p, const struct variant *v, const char *fen, char *err,
+               size_t errlen) {
+    char q[64];
+    int n = v->size;
+    struct position r = {0};
+    r.v = v;
+    const char *s = fen;
+    while (*s == ' ') s++;
+    int kings = 0, king_sq = -1;
+    for (int row = 0; row < n; row++) {
+        int rank = n - 1 - row, file = 0;
+        const char *row_start = s;
+        while (*s && *s != '/' && *s != ' ') {
+            char c = *s;
+            if (isdigit((unsigned char)c)) {
+                int run = 0;
+                if (c == '0')
+                    return fail(err, errlen,
+                                "FEN row %d: run of empty squares starts "
+                                "with 0",
+                                row + 1);
+                while (isdigit((unsigned char)*s) && run <= n) run = run * 10 + (*s++ - '0');
+                if (file + run > n) {
+                    size_t len = strcspn(row_start, "/ ");
+                    return fail(err, errlen, "FEN row %d '%s': more than %d squares", row + 1,
+                                quote(row_start, len, q, sizeof q), n);
+                }
+                file += run;
+                continue;
+            }
+            if (c != 'a' && c != 'd' && c != 'k')
+                return fail(err, errlen,
+                            "FEN row %d: unknown letter '%s' (expected a, d, k or a "
+                            "digit)",
+                            row + 1, quote(s, 1, q, sizeof q));
+            if (file >= n) {
+                size_t len = strcspn(row_start, "/ ");
+                return fail(err, errlen, "FEN row %d '%s': more than %d squares", row + 1,
+                            quote(row_start, len, q, sizeof q), n);
+            }
+            int sq = rank * n + file;
+            char name[SQ_NAME_MAX];
+            sq_name(sq, n, name);
+            if (c == 'k') {
+                if (kings++) {
+                    char other[SQ_NAME_MAX];
+                    sq_name(king_sq, n, other);
+                    return fail(err, errlen, "FEN: two kings (%s and %s)", other, name);
+                }
+                king_sq = sq;
+                r.king = bb_sq(sq);
+            } else {
+                if (bb_has(v->men_forbidden, sq))
+                    return fail(err, errlen, "FEN: %s on %s, a square only the king may hold",
+                                c == 'a' ? "attacker" : "defender", name);
+                if (c == 'a')
+                    r.att |= bb_sq(sq);
+                else
+                    r.def |= bb_sq(sq);
+            }
+            file++;
+            s++;
+        }
+        if (file != n) {
+            size_t len = strcspn(row_start, "/ ");
+            return fail(err, errlen, "FEN row %d '%s': %d squares, expected %d", row + 1,
+                        quote(row_start, len, q, sizeof q), file, n);
+        }
+        if (row < n - 1) {
+            if (*s != '/') return fail(err, errlen, "FEN: %d rows, expected %d", row + 1, n);
+            s++;
+        }
+    }
+    if (*s == '/') return fail(err, errlen, "FEN: more than %d rows", n);
+    if (*s != ' ') return fail(err, errlen, "FEN: missing side to move (a or d) after the rows");
+    while (*s == ' ') s++;
+    if (!*s) return fail(err, errlen, "FEN: missing side to move (a or d) after the rows");
+    if ((*s != 'a' && *s != 'd') || (s[1] && s[1] != ' ' && s[1] != '\n' && s[1] != '\r'))
+        return fail(err, errlen, "FEN: side to move '%s': expected a or d",
+                    quote(s, strcspn(s, " \r\n"), q, sizeof q));
+    r.side = *s == 'a' ? SIDE_ATTACKERS : SIDE_DEFENDERS;
+    s++;
+    while (*s == ' ' || *s == '\r' || *s == '\n') s++;
+    if (*s)
+        return fail(err, errlen, "FEN: unexpected text '%s' after the side to move",
+                    quote(s, 20, q, sizeof q));
+    if (!kings) return fail(err, errlen, "FEN: no king");
+    r.king_sq = (int8_t)king_sq;
+    r.key = pos_compute_key(&r);
+    pos_classify_loaded(&r);
+    *p = r;
+    return true;
+}
+
+/* Writes p as a FEN; returns its length. out needs FEN_MAX bytes. */
+int fen_write(const struct position *p, char *out) {
+    int n = p->v->size;
+    char *o = out;
+    for (int rank = n - 1; rank >= 0; rank--) {
+        int run = 0;
+        for (int file = 0; file < n; file++) {
+            enum piece pc = pos_piece_at(p, rank * n + file);
+            if (pc == PIECE_NONE) {
+                run++;
+                continue;
+            }
+            if (run) o += sprintf(o, "%d", run);
+            run = 0;
+            *o++ = pc == PIECE_ATTACKER ? 'a' : pc == PIECE_DEFENDER ? 'd' : 'k';
+        }
+        if (run) o += sprintf(o, "%d", run);
+        if (rank) *o++ = '/';
+    }
+    o += sprintf(o, " %c", p->side == SIDE_ATTACKERS ? 'a' : 'd');
+    return (int)(o - out);
+}
+
+/*
+ * Converts an OpenTafl position record (rank 1 first, or the top rank first if top_first) to the
+ * rows part of a FEN. Returns false with a reason in err.
+ */
+bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
+                        char *err, size_t errlen) {
+    char q[64];
+    char grid[BB_MAX_SIZE][BB_MAX_SIZE];
+    const char *s = rec;
+    if (*s != '/') return fail(err, errlen, "position record must start with '/'");
+    s++;
+    int row = 0;
+    while (*s) {
+        if (row >= size)
+            return fail(err, errlen, "position record: more than %d rows at '%s'", size,
+                        quote(s, 16, q, sizeof q));
+        int file = 0;
+        const char *row_start = s;
+        while (*s && *s != '/') {
+            if (isdigit((unsigned char)*s)) {
+                int run = 0;
+                if (*s == '0')
+                    return fail(err, errlen,
+                                "position record row %d: run starts with "
+                                "0",
+                                row + 1);
+                while (isdigit((unsigned char)*s) && run <= size) run = run * 10 + (*s++ - '0');
+                if (file + run > size)
+                    return fail(err, errlen, "position record row %d '%s': more than %d squares",
+                                row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q),
+                                size);
+                while (run--) grid[row][file++] = '.';
+                continue;
+            }
+            char c = *s == 't' ? 'a' : *s == 'T' ? 'd' : *s == 'K' ? 'k' : 0;
+            if (!c)
+                return fail(err, errlen, "position record row %d: unknown piece '%s'", row + 1,
+                            quote(s, 1, q, sizeof q));
+            if (file >= size)
+                return fail(err, errlen, "position record row %d '%s': more than %d squares",
+                            row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q), size);
+            grid[row][file++] = c;
+            s++;
+        }
+        if (file != size)
+            return fail(err, errlen, "position record row %d '%s': %d squares, expected %d",
+                        row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q), file,
+                        size);
+        if (*s != '/') return fail(err, errlen, "position record must end with '/'");
+        s++;
+        row++;
+    }
+    if (row != size) return fail(err, errlen, "position record: %d rows, expected %d", row, size);
+    char *o = rows;
+    size_t need = (size_t)size * (size + 1) + 1;
+    if (rowslen < need) return fail(err, errlen, "position record: no room");
+    for (int i = 0; i < size; i++) {
+        int r = top_first ? i : size - 1 - i, run = 0;
+        for (int f = 0; f < size; f++) {
+            if (grid[r][f] == '.') {
+                run++;
+                continue;
+            }
+            if (run) o += sprintf(o, "%d", run);
+            run = 0;
+            *o++ = grid[r][f];
+        }
+        if (run) o += sprintf(o, "%d", run);
+        if (i < size - 1) *o++ = '/';
+    }
+    *o = 0;
+    return true;
+}
+
+/* Converts the rows part of a FEN (anything after a space is ignored) to an OpenTafl record. */
+bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen) {
+    const char *rows[BB_MAX_SIZE];
+    size_t lens[BB_MAX_SIZE];
+    int n = 0;
+    const char *s = fen;
+    while (n < size) {
+        rows[n] = s;
+        lens[n] = strcspn(s, "/ ");
+        s += lens[n];
+        n++;
+        if (*s != '/') break;
+        s++;
+    }
+    if (n != size) return false;
+    size_t len = 1;
+    for (int i = 0; i < n; i++) len += lens[i] + 1;
+    if (len + 1 > outlen) return false;
+    char *o = out;
+    *o++ = '/';
+    for (int i = n - 1; i >= 0; i--) {
+        for (size_t j = 0; j < lens[i]; j++) {
+            char c = rows[i][j];
+            *o++ = c == 'a' ? 't' : c == 'd' ? 'T' : c == 'k' ? 'K' : c;
+        }
+        *o++ = '/';
+    }
+    *o = 0;
+    return true;
+}
+
+/* Writes p's placement as an OpenTafl position record. */
+int otn_record_write(const struct position *p, char *out, size_t outlen) {
+    char fen[FEN_MAX];
+    fen_write(p, fen);
+    if (!fen_rows_to_otn_record(fen, p->v->size, out, outlen)) return -1;
+    return (int)strlen(out);
+}
+
+/* Reads move text without looking at a position; err names the bad token. */
+bool move_text_parse(const char *text, int size, struct move_text *mt, char *err, size_t errlen) {
+    char q[64], name[SQ_NAME_MAX];
+    const char *s = text;
+    struct move_text r = {0};
+    int used = 0;
+    for (int k = 0; k < 2; k++) {
+        int sq = sq_parse(s, size, &used);
+        if (sq == -1)
+            return fail(err, errlen, "move '%s': expected a square like d1 at '%s'",
+                        quote(text, 24, q, sizeof q), k ? quote(s, 8, name, sizeof name) : "");
+        if (sq == -2)
+            return fail(err, errlen, "move '%s': square %.*s is off the %dx%d board",
+                        quote(text, 24, q, sizeof q), used ? used : 3, s, size, size);
+        if (k == 0)
+            r.from = sq;
+        else
+            r.to = sq;
+        s += used;
+        if (k == 0 && *s == '-') s++;
+    }
+    while (*s == 'x' || (*s == '/' && r.has_captures)) {
+        s++;
+        int sq = sq_parse(s, size, &used);
+        if (sq < 0)
+            return fail(err, errlen, "move '%s': bad captured square at '%s'",
+                        quote(text, 24, q, sizeof q), quote(s, 8, name, sizeof name));
+        r.captures |= bb_sq(sq);
+        r.has_captures = true;
+        s += used;
+    }
+    if (*s)
+        return fail(err, errlen, "move '%s': unexpected '%s' at the end",
+                    quote(text, 24, q, sizeof q), quote(s, 8, name, sizeof name));
+    *mt = r;
+    return true;
+}
+
+/*
+ * Reads move text and checks it against p: the move must be legal, and listed captures must be
+ * what the move captures.
+ */
+bool move_parse_legal(const struct position *p, const char *text, move_t *m, char *err,
+                      size_t errlen) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    int n = v->size;
+    struct move_text mt;
+    char q[64], a[SQ_NAME_MAX], b[SQ_NAME_MAX];
+    if (!move_text_parse(text, n, &mt, err, errlen)) return false;
+    quote(text, 24, q, sizeof q);
+    sq_name(mt.from, n, a);
+    sq_name(mt.to, n, b);
+    if (p->result != RESULT_NONE) return fail(err, errlen, "move '%s': the game is over", q);
+    if (mt.from == mt.to) return fail(err, errlen, "move '%s': from and to are the same square", q);
+    enum piece pc = pos_piece_at(p, mt.from);
+    if (pc == PIECE_NONE) return fail(err, errlen, "move '%s': no piece on %s", q, a);
+    bool own = p->side == SIDE_ATTACKERS ? pc == PIECE_ATTACKER : pc != PIECE_ATTACKER;
+    if (!own)
+        return fail(err, errlen, "move '%s': %s holds %s, but the %s are to move", q, a,
+                    pc == PIECE_ATTACKER ? "an attacker"
+                    : pc == PIECE_KING   ? "the king"
+                                         : "a defender",
+                    p->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+    int dir = -1;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (int s = g->nb[mt.from][d]; s >= 0; s = g->nb[s][d])
+            if (s == mt.to) dir = d;
+    }
+    if (dir < 0)
+        return fail(err, errlen, "move '%s': %s to %s is not along a rank or file", q, a, b);
+    bool king = pc == PIECE_KING;
+    bb_t occ = pos_occupied(p), block = king ? v->king_block : v->men_block;
+    for (int s = g->nb[mt.from][dir];; s = g->nb[s][dir]) {
+        char c[SQ_NAME_MAX];
+        sq_name(s, n, c);
+        if (bb_has(occ, s)) {
+            if (s == mt.to) return fail(err, errlen, "move '%s': %s is occupied", q, c);
+            return fail(err, errlen, "move '%s': blocked at %s", q, c);
+        }
+        if (s == mt.to) break;
+        if (bb_has(block, s))
+            return fail(err, errlen, "move '%s': %s may not pass the throne %s", q,
+                        king ? "the king" : "a man", c);
+    }
+    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+    if (bb_has(forbidden, mt.to)) {
+        if (mt.to == v->throne_sq)
+            return fail(err, errlen, "move '%s': %s may stop on the throne %s", q,
+                        v->throne_stop == THRONE_NOBODY ? "nobody" : "only the king", b);
+        return fail(err, errlen, "move '%s': only the king may stop on the corner %s", q, b);
+    }
+    move_t mv = move_make(mt.from, mt.to);
+    if (mt.has_captures) {
+        struct position after;
+        bb_t caught = pos_make(&after, p, mv);
+        if (caught != mt.captures) {
+            char listed[MOVE_TEXT_MAX];
+            move_write_captures(mv, caught, n, listed);
+            return fail(err, errlen, "move '%s': the captures listed are wrong; the move is %s", q,
+                        listed);
+        }
+    }
+    *m = mv;
+    return true;
+}
+
+/* Writes m as `d1d3`; returns the length. */
+int move_write(move_t m, int size, char *out) {
+    char a[SQ_NAME_MAX], b[SQ_NAME_MAX];
+    sq_name(move_from(m), size, a);
+    sq_name(move_to(m), size, b);
+    return sprintf(out, "%s%s", a, b);
+}
+
+/* Writes m with its captures as `d1-d3xd4xe3`; returns the length. */
+int move_write_captures(move_t m, bb_t captures, int size, char *out) {
+    char a[SQ_NAME_MAX], b[SQ_NAME_MAX];
+    sq_name(move_from(m), size, a);
+    sq_name(move_to(m), size, b);
+    int len = sprintf(out, "%s-%s", a, b);
+    while (captures) {
+        sq_name(bb_pop(&captures), size, a);
+        len += sprintf(out + len, "x%s", a);
+    }
+    return len;
+}

@@ -1,0 +1,137 @@
+/* Positions: Zobrist keys, the start position, copy-make, loaded-position checks. */
+#include "engine/position.h"
+
+#include <stdio.h>
+
+#include "engine/notation.h"
+#include "engine/rules.h"
+
+uint64_t zobrist_piece[4][BB_MAX_SQUARES];
+uint64_t zobrist_side;
+
+/* Returns the next value of a splitmix64 sequence. */
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Fills the Zobrist tables from a fixed seed before main() runs, so keys never change. */
+__attribute__((constructor)) static void zobrist_init(void) {
+    uint64_t s = 0x686E656669ULL; /* "hnefi" */
+    for (int k = 0; k < 4; k++)
+        for (int sq = 0; sq < BB_MAX_SQUARES; sq++) zobrist_piece[k][sq] = k ? splitmix64(&s) : 0;
+    zobrist_side = splitmix64(&s);
+}
+
+/* Computes the Zobrist key of p from scratch. */
+uint64_t pos_compute_key(const struct position *p) {
+    uint64_t key = p->side == SIDE_DEFENDERS ? zobrist_side : 0;
+    bb_t b = p->att;
+    while (b) key ^= zobrist_piece[PIECE_ATTACKER][bb_pop(&b)];
+    b = p->def;
+    while (b) key ^= zobrist_piece[PIECE_DEFENDER][bb_pop(&b)];
+    b = p->king;
+    while (b) key ^= zobrist_piece[PIECE_KING][bb_pop(&b)];
+    return key;
+}
+
+/* Sets p to the start position of variant v. */
+void pos_init_start(struct position *p, const struct variant *v) {
+    char err[160];
+    if (!fen_parse(p, v, v->start_fen, err, sizeof err)) {
+        /* built-in start positions always parse; a loaded variant was checked when read */
+        fprintf(stderr, "hnefi: bad start position of %s: %s\n", v->name, err);
+    }
+}
+
+/*
+ * Plays the legal move m from src into dst (dst may not alias src): moves the piece, removes the
+ * captured pieces, switches the side, updates the key, and decides the end by the board rules.
+ * Returns the captured squares.
+ */
+bb_t pos_make(struct position *dst, const struct position *src, move_t m) {
+    int from = move_from(m), to = move_to(m), mover = src->side;
+    bb_t fromto = bb_sq(from) | bb_sq(to);
+    *dst = *src;
+    enum piece kind;
+    if (mover == SIDE_ATTACKERS) {
+        dst->att ^= fromto;
+        kind = PIECE_ATTACKER;
+    } else if (from == src->king_sq) {
+        dst->king = bb_sq(to);
+        dst->king_sq = (int8_t)to;
+        kind = PIECE_KING;
+    } else {
+        dst->def ^= fromto;
+        kind = PIECE_DEFENDER;
+    }
+    dst->key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
+    bb_t caught = rules_captures(dst, to, mover);
+    if (caught) {
+        enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
+        bb_t c = caught;
+        while (c) dst->key ^= zobrist_piece[victim][bb_pop(&c)];
+        if (mover == SIDE_ATTACKERS)
+            dst->def &= ~caught;
+        else
+            dst->att &= ~caught;
+    }
+    dst->side = (uint8_t)!mover;
+    rules_decide(dst, to, mover);
+    return caught;
+}
+
+/* Decides the board-rule end of a loaded position (no move known): sets result and reason. */
+void pos_classify_loaded(struct position *p) {
+    const struct variant *v = p->v;
+    p->result = RESULT_NONE;
+    p->reason = END_NONE;
+    if (p->king & v->escape_mask) {
+        p->result = RESULT_DEFENDERS;
+        p->reason = END_ESCAPE;
+        return;
+    }
+    if (p->side == SIDE_DEFENDERS) {
+        /* the attackers moved last: test the king as if any attacker beside him had just come */
+        bb_t near = p->att & bb_neighbours(p->king, &v->g);
+        while (near) {
+            if (rules_king_captured(p, bb_pop(&near))) {
+                p->result = RESULT_ATTACKERS;
+                p->reason = END_KING_CAPTURED;
+                return;
+            }
+        }
+        if (v->immobile_king && rules_immobile_king(p)) {
+            p->result = RESULT_ATTACKERS;
+            p->reason = END_IMMOBILE_KING;
+        } else if (v->encirclement && rules_encircled(p)) {
+            p->result = RESULT_ATTACKERS;
+            p->reason = END_ENCIRCLED;
+        }
+    } else if (v->exit_fort && rules_exit_fort(p)) {
+        p->result = RESULT_DEFENDERS;
+        p->reason = END_EXIT_FORT;
+    }
+}
+
+/* Checks the invariants of a position; returns false with a reason in err. */
+bool pos_valid(const struct position *p, char *err, size_t errlen) {
+    const struct variant *v = p->v;
+    const char *why = NULL;
+    if ((p->att | p->def | p->king) & ~v->g.board)
+        why = "a piece off the board";
+    else if ((p->att & p->def) || ((p->att | p->def) & p->king))
+        why = "two pieces on one square";
+    else if (bb_popcount(p->king) != 1)
+        why = "not exactly one king";
+    else if (p->king != bb_sq(p->king_sq))
+        why = "king square out of step";
+    else if ((p->att | p->def) & v->men_forbidden)
+        why = "a man on a square only the king may hold";
+    else if (p->key != pos_compute_key(p))
+        why = "Zobrist key out of step";
+    if (why && err && errlen) snprintf(err, errlen, "%s", why);
+    return why == NULL;
+}

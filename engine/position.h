@@ -1,0 +1,79 @@
+/*
+ * A tafl position: the pieces as bitboards, the side to move, the Zobrist key, and the result of
+ * the move that led here.
+ *
+ * Invariants: att, def and king are disjoint subsets of the variant's board; king has exactly one
+ * square (king_sq), also when the king has been captured (the result then says so); key is the
+ * Zobrist hash of (placement, side to move) and is updated incrementally by pos_make. `result`
+ * and `reason` record an end decided by the board rules (escape, king capture, immobile king,
+ * encirclement, exit fort); the end by repetition or by having no legal move needs the game's
+ * history and move generation and is decided in engine/tafl.h.
+ *
+ * Positions are copied on make (copy-make): pos_make writes the child into a separate struct and
+ * leaves the parent untouched, so there is nothing to undo.
+ */
+#ifndef HNEFI_ENGINE_POSITION_H
+#define HNEFI_ENGINE_POSITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/bitboard.h"
+#include "engine/types.h"
+#include "engine/variant.h"
+
+struct position {
+    bb_t att;  /* attacker men */
+    bb_t def;  /* defender men */
+    bb_t king; /* the king's square */
+    uint64_t key;
+    const struct variant *v;
+    int8_t king_sq;
+    uint8_t side;   /* enum side: who moves next */
+    uint8_t result; /* enum result decided by the board rules, RESULT_NONE while the game goes on */
+    uint8_t reason; /* enum end_reason */
+};
+
+/* Zobrist keys: one per piece kind (enum piece) and square, and one for the side to move. */
+extern uint64_t zobrist_piece[4][BB_MAX_SQUARES];
+extern uint64_t zobrist_side;
+
+/* Returns every occupied square. */
+static inline bb_t pos_occupied(const struct position *p) {
+    return p->att | p->def | p->king;
+}
+
+/* Returns the pieces of side s (for the defenders: men and king). */
+static inline bb_t pos_side_pieces(const struct position *p, int s) {
+    return s == SIDE_ATTACKERS ? p->att : p->def | p->king;
+}
+
+/* Returns the kind of piece on sq. */
+static inline enum piece pos_piece_at(const struct position *p, int sq) {
+    if (bb_has(p->att, sq)) return PIECE_ATTACKER;
+    if (bb_has(p->def, sq)) return PIECE_DEFENDER;
+    if (bb_has(p->king, sq)) return PIECE_KING;
+    return PIECE_NONE;
+}
+
+/* Computes the Zobrist key of p from scratch. */
+uint64_t pos_compute_key(const struct position *p);
+
+/* Sets p to the start position of variant v. */
+void pos_init_start(struct position *p, const struct variant *v);
+
+/*
+ * Plays the legal move m from src into dst (dst may not alias src): moves the piece, removes the
+ * captured pieces, switches the side, updates the key, and decides the end by the board rules.
+ * Returns the captured squares.
+ */
+bb_t pos_make(struct position *dst, const struct position *src, move_t m);
+
+/* Decides the board-rule end of a loaded position (no move known): sets result and reason. */
+void pos_classify_loaded(struct position *p);
+
+/* Checks the invariants above; returns false with a reason in err. */
+bool pos_valid(const struct position *p, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,277 @@
+/* Captures (custodial, Linnaean, shieldwall) and the board-rule ends of a tafl game. */
+#include "engine/rules.h"
+
+#include "engine/movegen.h"
+
+/* Returns the squares that act as an anvil against enemy men of kind `victim` for side mover. */
+static inline bb_t anvils(const struct position *p, int mover, unsigned victim) {
+    const struct variant *v = p->v;
+    bb_t empty = v->g.board & ~pos_occupied(p);
+    bb_t a = mover == SIDE_ATTACKERS ? p->att : p->def;
+    if (mover == SIDE_DEFENDERS && v->king_anvil) a |= p->king;
+    if (v->hostile_corner & victim) a |= v->corner_mask & empty;
+    if (v->hostile_throne_empty & victim) a |= v->throne & empty;
+    if ((v->hostile_throne_king & victim) && p->king == v->throne) a |= v->throne;
+    return a;
+}
+
+/* Tells whether sq may bracket a shieldwall for side mover: its own piece or an empty corner. */
+static inline bool sw_bracket(const struct position *p, int sq, bb_t own) {
+    if (sq < 0) return false;
+    if (bb_has(own, sq)) return true;
+    return p->v->sw_corner && bb_has(p->v->corner_mask & ~pos_occupied(p), sq);
+}
+
+/*
+ * Returns the men of a wall along the edge from `start` in direction d (start itself included)
+ * when the far end is a bracket, every member has an own piece inward, and the wall has two or
+ * more pieces; 0 otherwise. Also reports the square just before start's side in *near_end.
+ */
+static bb_t sw_run(const struct position *p, int start, int d, int in, bb_t own, bb_t enemy) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t run = 0;
+    int len = 0, s = start;
+    while (s >= 0 && bb_has(enemy, s)) {
+        int inner = g->nb[s][in];
+        if (inner < 0 || !bb_has(own, inner)) return 0;
+        run |= bb_sq(s);
+        len++;
+        s = g->nb[s][d];
+    }
+    if (len < 2 || !sw_bracket(p, s, own)) return 0;
+    return run;
+}
+
+/* Returns the men captured by shieldwalls that the move to `to` completes (§4.3). */
+static bb_t shieldwall_captures(const struct position *p, int to, int mover) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t own = pos_side_pieces(p, mover);
+    bb_t enemy = pos_side_pieces(p, !mover);
+    bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
+    bb_t caught = 0;
+    int in = g->inward[to];
+    if (in >= 0) {
+        /* the bracketing move: walls running away from `to` along its edge */
+        for (int d = 0; d < DIR_NB; d++) {
+            if (d == in || d == (in + 2) % 4) continue;
+            int s = g->nb[to][d];
+            if (s >= 0) caught |= sw_run(p, s, d, in, own, enemy);
+        }
+    }
+    if (!v->sw_flank_only) {
+        /* relaxed rule: the moved piece is one of the pieces in front of a wall */
+        for (int out = 0; out < DIR_NB; out++) {
+            int e = g->nb[to][out];
+            if (e < 0 || g->inward[e] != (out + 2) % 4 || !bb_has(enemy, e)) continue;
+            int inw = g->inward[e];
+            for (int d = 0; d < DIR_NB; d++) {
+                if (d == inw || d == out) continue;
+                /* walk to the far end of the wall against d, then test the wall from there */
+                int s = e, back = (d + 2) % 4;
+                while (g->nb[s][back] >= 0 && bb_has(enemy, g->nb[s][back])) s = g->nb[s][back];
+                if (!sw_bracket(p, g->nb[s][back], own)) continue;
+                caught |= sw_run(p, s, d, inw, own, enemy);
+            }
+        }
+    }
+    return caught & enemy_men;
+}
+
+/* Returns the men captured by the move of side `mover` that landed on to. */
+bb_t rules_captures(const struct position *p, int to, int mover) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    if (bb_has(p->king, to) && !v->king_hammer) return 0;
+    bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
+    bb_t caught = 0;
+    bb_t near = enemy_men & bb_neighbours(bb_sq(to), g);
+    if (near) {
+        bb_t anvil = anvils(p, mover, mover == SIDE_ATTACKERS ? KIND_D : KIND_A);
+        for (int d = 0; d < DIR_NB; d++) {
+            int vsq = g->nb[to][d];
+            if (vsq < 0 || !bb_has(near, vsq)) continue;
+            int f = g->nb[vsq][d];
+            if (f >= 0 && bb_has(anvil, f))
+                caught |= bb_sq(vsq);
+            else if (v->linnaean && mover == SIDE_ATTACKERS && f == v->throne_sq &&
+                     p->king_sq == f) {
+                /* Linnaean capture: the king's three other neighbours are attackers */
+                bb_t others = bb_neighbours(p->king, g) & ~bb_sq(vsq);
+                if ((others & p->att) == others) caught |= bb_sq(vsq);
+            }
+        }
+    }
+    if (v->shieldwall && (g->inward[to] >= 0 || !v->sw_flank_only))
+        caught |= shieldwall_captures(p, to, mover);
+    return caught;
+}
+
+/* Tells whether neighbour q (-1 = off the board) of the king counts against him (§4.2). */
+static inline bool counts_against_king(const struct position *p, int q) {
+    const struct variant *v = p->v;
+    if (q < 0) return v->hostile_edge_king;
+    if (bb_has(p->att, q)) return true;
+    if (bb_has(pos_occupied(p), q)) return false;
+    if ((v->hostile_corner & KIND_K) && bb_has(v->corner_mask, q)) return true;
+    return (v->hostile_throne_empty & KIND_K) && q == v->throne_sq;
+}
+
+/* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
+bool rules_king_captured(const struct position *p, int to) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    int k = p->king_sq;
+    int from_dir = -1;
+    for (int d = 0; d < DIR_NB; d++)
+        if (g->nb[k][d] == to) from_dir = d;
+    if (from_dir < 0) return false;
+    enum king_capture mode = v->king_capture;
+    if (mode == KING_CAPTURE_THRONE_FOUR)
+        mode = (bb_neighbours(p->king, g) | p->king) & v->throne ? KING_CAPTURE_FOUR
+                                                                 : KING_CAPTURE_CUSTODIAL;
+    if (mode == KING_CAPTURE_CUSTODIAL) return counts_against_king(p, g->nb[k][(from_dir + 2) % 4]);
+    for (int d = 0; d < DIR_NB; d++)
+        if (!counts_against_king(p, g->nb[k][d])) return false;
+    return true;
+}
+
+/* Tells whether the seed-Tablut immobile-king rule (§4.6) gives the attackers the win. */
+bool rules_immobile_king(const struct position *p) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t group = p->king | (p->def & bb_neighbours(p->king, g));
+    if (bb_popcount(group) > 2) return false;
+    bb_t man = group & ~p->king;
+    if (man && (bb_neighbours(man, g) & p->def)) return false;
+    bb_t around = bb_neighbours(group, g) & ~group;
+    if ((around & (p->att | v->throne | v->corner_mask)) != around) return false;
+    if (piece_targets(p, p->king_sq)) return false;
+    return !man || !piece_targets(p, bb_lsb(man));
+}
+
+/* Tells whether the attackers enclose the king and every defender (§4.5). */
+bool rules_encircled(const struct position *p) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t seed = p->def | p->king;
+    if (seed & g->edge) return false;
+    bb_t pass = g->board & ~p->att, prev;
+    do {
+        prev = seed;
+        seed |= bb_neighbours(seed, g) & pass;
+        if (seed & g->edge) return false;
+    } while (seed != prev);
+    return true;
+}
+
+/* Returns the men of U that could be taken by a custodial pair standing on `stand` (§4.4 F3). */
+static bb_t fort_breakable(const struct position *p, bb_t u, bb_t stand, bb_t host) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t sn = bb_south(stand, g), ss = bb_north(stand, g); /* a stand square north / south */
+    bb_t hn = bb_south(host, g), hs = bb_north(host, g);
+    bb_t se = bb_west(stand, g), sw = bb_east(stand, g);
+    bb_t he = bb_west(host, g), hw = bb_east(host, g);
+    bb_t vert = (sn & (ss | hs)) | (ss & hn);
+    bb_t horiz = (se & (sw | hw)) | (sw & he);
+    return u & (vert | horiz);
+}
+
+/* Returns the men of U in edge walls that attackers on `stand` could take as a shieldwall. */
+static bb_t fort_shieldwall_threat(const struct position *p, bb_t u, bb_t stand) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t wall = (u | p->king) & g->edge, out = 0;
+    bb_t seen = 0;
+    bb_t w = wall;
+    while (w) {
+        int s = bb_pop(&w);
+        if (bb_has(seen, s)) continue;
+        int in = g->inward[s];
+        if (in < 0) continue;
+        /* the maximal run along this edge through s */
+        int along = (in + 1) % 4, back = (in + 3) % 4;
+        int a = s;
+        while (g->nb[a][back] >= 0 && bb_has(wall, g->nb[a][back]) &&
+               g->inward[g->nb[a][back]] == in)
+            a = g->nb[a][back];
+        bb_t run = 0;
+        int len = 0, b = a;
+        bool fronted = true;
+        while (b >= 0 && bb_has(wall, b) && g->inward[b] == in) {
+            run |= bb_sq(b);
+            len++;
+            if (!bb_has(stand, g->nb[b][in])) fronted = false;
+            b = g->nb[b][along];
+        }
+        seen |= run;
+        int e1 = g->nb[a][back], e2 = b;
+        bool ends = true;
+        for (int k = 0; k < 2; k++) {
+            int e = k ? e2 : e1;
+            bool corner_ok = e >= 0 && v->sw_corner && bb_has(v->corner_mask, e);
+            if (!(e >= 0 && (bb_has(stand, e) || corner_ok))) ends = false;
+        }
+        if (len >= 2 && fronted && ends) out |= run;
+    }
+    return out & u & ~p->king;
+}
+
+/* Tells whether the king stands in an unbreakable exit fort on the edge (§4.4). */
+bool rules_exit_fort(const struct position *p) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    if (!(p->king & g->edge)) return false;
+    bb_t occ = pos_occupied(p), empty = g->board & ~occ;
+    if (!(bb_neighbours(p->king, g) & empty)) return false;
+    /* F1: the interior around the king, through everything but defender men */
+    bb_t interior = bb_flood(p->king, g->board & ~p->def, g);
+    if (interior & p->att) return false;
+    /* F2: the wall */
+    bb_t wall = p->def & bb_neighbours(interior, g);
+    /* F3: remove what the attackers could ever break */
+    bb_t host = 0;
+    if (v->hostile_corner & KIND_D) host |= v->corner_mask & empty;
+    if (v->hostile_throne_empty & KIND_D) host |= v->throne & empty;
+    bb_t no_enter = interior | v->corner_mask | (v->throne_pass == THRONE_ALL ? 0 : v->throne);
+    bb_t u = p->def;
+    for (;;) {
+        bb_t pass = (empty | (p->def & ~u) | p->att) & ~no_enter;
+        bb_t reach = bb_flood(p->att, pass, g);
+        bb_t stand = (reach | p->att) & ~(v->throne | v->corner_mask);
+        bb_t gone = fort_breakable(p, u, stand, host);
+        if (v->shieldwall) gone |= fort_shieldwall_threat(p, u, stand);
+        if (!gone) return true;
+        if (gone & wall) return false;
+        u &= ~gone;
+    }
+}
+
+/*
+ * Decides the end of the game by the board rules after side `mover` moved to `to` (checks 1-4 of
+ * §4.10); sets p->result and p->reason.
+ */
+void rules_decide(struct position *p, int to, int mover) {
+    const struct variant *v = p->v;
+    p->result = RESULT_NONE;
+    p->reason = END_NONE;
+    if (mover == SIDE_DEFENDERS) {
+        if (to == p->king_sq && (p->king & v->escape_mask)) {
+            p->result = RESULT_DEFENDERS;
+            p->reason = END_ESCAPE;
+        } else if (v->exit_fort && rules_exit_fort(p)) {
+            p->result = RESULT_DEFENDERS;
+            p->reason = END_EXIT_FORT;
+        }
+        return;
+    }
+    if (rules_king_captured(p, to)) {
+        p->result = RESULT_ATTACKERS;
+        p->reason = END_KING_CAPTURED;
+    } else if (v->immobile_king && rules_immobile_king(p)) {
+        p->result = RESULT_ATTACKERS;
+        p->reason = END_IMMOBILE_KING;
+    } else if (v->encirclement && rules_encircled(p)) {
+        p->result = RESULT_ATTACKERS;
+        p->reason = END_ENCIRCLED;
+    }
+}

@@ -1,0 +1,55 @@
+/*
+ * Shared small types of the tafl engine: sides, pieces, moves, game results.
+ *
+ * A move is a 16-bit value: bits 0-6 the from-square, bits 7-13 the to-square (square indices as
+ * in bitboard.h). MOVE_NONE (0) is never a legal move, since from == to.
+ */
+#ifndef HNEFI_ENGINE_TYPES_H
+#define HNEFI_ENGINE_TYPES_H
+
+#include <stdint.h>
+
+/* The two sides; the king belongs to the defenders. */
+enum side { SIDE_ATTACKERS, SIDE_DEFENDERS, SIDE_NB };
+
+/* Piece kinds, as used in hostility sets and boards. */
+enum piece { PIECE_NONE, PIECE_ATTACKER, PIECE_DEFENDER, PIECE_KING };
+
+/* Sets of piece kinds (attacker men, defender men, king) for hostility options. */
+enum kind_set { KIND_A = 1, KIND_D = 2, KIND_K = 4 };
+
+typedef uint16_t move_t;
+
+enum { MOVE_NONE = 0, MAX_MOVES = 512, MAX_GAME_PLIES = 4096 };
+
+/* Builds a move from its squares. */
+static inline move_t move_make(int from, int to) {
+    return (move_t)(from | (to << 7));
+}
+
+/* Returns a move's from-square. */
+static inline int move_from(move_t m) {
+    return m & 127;
+}
+
+/* Returns a move's to-square. */
+static inline int move_to(move_t m) {
+    return m >> 7;
+}
+
+/* The result of a game: ongoing, a win for a side, or a draw. */
+enum result { RESULT_NONE, RESULT_ATTACKERS, RESULT_DEFENDERS, RESULT_DRAW };
+
+/* Why a game ended. */
+enum end_reason {
+    END_NONE,
+    END_ESCAPE, /* the king reached an escape square */
+    END_KING_CAPTURED,
+    END_IMMOBILE_KING, /* seed Tablut: the king and at most one defender shut in */
+    END_ENCIRCLED,     /* every defender enclosed by the attackers */
+    END_EXIT_FORT,     /* the king in an unbreakable fort on the edge */
+    END_REPETITION,
+    END_NO_MOVES, /* the side to move has no legal move */
+};
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * Tafl variants as data: every rule option of docs/rules.md (rules.md §3) and the masks derived
+ * from them.
+ *
+ * A struct variant is filled once (from the built-in table, or from an OpenTafl rules string)
+ * and then read-only; positions keep a pointer to it. The derived masks make the hot paths
+ * branch-free: `men_forbidden` are the squares no man may stop on, `king_forbidden` those the
+ * king may not stop on, `men_block`/`king_block` the empty squares a man/the king may not slide
+ * across. Hostility sets are enum kind_set bit sets (KIND_A, KIND_D, KIND_K).
+ */
+#ifndef HNEFI_ENGINE_VARIANT_H
+#define HNEFI_ENGINE_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/bitboard.h"
+#include "engine/types.h"
+
+enum escape_rule { ESCAPE_CORNER, ESCAPE_EDGE };
+enum throne_who { THRONE_ALL, THRONE_KING, THRONE_NOBODY };
+enum king_armed { KING_ARMED_YES, KING_ARMED_HAMMER, KING_ARMED_ANVIL, KING_ARMED_NO };
+enum king_capture { KING_CAPTURE_CUSTODIAL, KING_CAPTURE_FOUR, KING_CAPTURE_THRONE_FOUR };
+enum repetition_rule {
+    REP_NONE,
+    REP_DRAW,
+    REP_LOSS_REPEATER,
+    REP_WIN_REPEATER,
+    REP_LOSS_DEFENDERS,
+    REP_ILLEGAL_THIRD,
+    REP_ILLEGAL_DEFENDER_REPEAT,
+};
+
+enum no_moves_rule { NO_MOVES_LOSS, NO_MOVES_DRAW };
+
+enum { VARIANT_NAME_MAX = 32, VARIANT_FEN_MAX = 160 };
+
+struct variant {
+    char name[VARIANT_NAME_MAX];
+    int size;
+    char start_fen[VARIANT_FEN_MAX];
+
+    /* rule options (rules.md §3) */
+    enum escape_rule escape;
+    bool corners;
+    enum throne_who throne_stop; /* THRONE_KING or THRONE_NOBODY */
+    enum throne_who throne_pass;
+    unsigned hostile_corner;       /* kind_set */
+    unsigned hostile_throne_empty; /* kind_set */
+    unsigned hostile_throne_king;  /* kind_set (A, D only) */
+    bool hostile_edge_king;
+    enum king_armed king_armed;
+    enum king_capture king_capture;
+    bool shieldwall, sw_corner, sw_flank_only;
+    bool exit_fort;
+    bool encirclement;
+    bool immobile_king;
+    bool linnaean;
+    enum repetition_rule repetition;
+    enum no_moves_rule no_moves;
+
+    /* derived data (variant_finish) */
+    struct bb_geom g;
+    int throne_sq;
+    bb_t throne, corner_mask, escape_mask;
+    bb_t men_forbidden, king_forbidden;
+    bb_t men_block, king_block; /* squares that stop a slide even when empty */
+    bool king_hammer, king_anvil;
+};
+
+/* Returns the built-in variant called name, or NULL. */
+const struct variant *variant_by_name(const char *name);
+
+/* Returns the i-th built-in variant, or NULL past the end. */
+const struct variant *variant_builtin(int i);
+
+/* Computes the derived masks of v from its options; call after changing any option. */
+void variant_finish(struct variant *v);
+
+/*
+ * Reads an OpenTafl rules string ("dim:11 name:Copenhagen atkf:y ... start:/.../") into v, on top
+ * of OpenTafl's defaults. Returns false with a message in err naming the bad token.
+ */
+bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size_t errlen);
+
+/*
+ * Writes v as an OpenTafl rules string, ending with its start position. Options OpenTafl cannot
+ * express (no_moves, immobile_king, the repetition rules other than none/draw/loss/win) are
+ * written as their nearest OpenTafl equivalent. Returns the length, or -1 if it did not fit.
+ */
+int variant_to_opentafl(const struct variant *v, char *out, size_t outlen);
+
+/* Sets one option by its rules.md name ("repetition", "king_capture", ...) from text. */
+bool variant_set_option(struct variant *v, const char *key, const char *value, char *err,
+                        size_t errlen);
+
+/* Writes every option of v as "key value" lines into out; returns the length or -1. */
+int variant_describe(const struct variant *v, char *out, size_t outlen);
+
+#endif

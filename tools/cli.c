@@ -1,0 +1,170 @@
+/* Game options shared by the tafl commands, and board diagrams. */
+#include "tools/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/notation.h"
+
+const char cli_game_usage[] =
+    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"
+    "  --rules S        an OpenTafl rules string instead of a named variant\n"
+    "  --rule K=V       change one rule option (see docs/rules.md), repeatable\n"
+    "  --fen F          start from this position (rows top first, then a or d)\n"
+    "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
+
+/* Sets g to the default: Copenhagen from its start position. */
+void cli_game_init(struct cli_game *g) {
+    memset(g, 0, sizeof *g);
+    g->variant = *variant_by_name("copenhagen");
+}
+
+/* Returns the value of an option that needs one, or NULL after printing an error. */
+static const char *option_value(int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/*
+ * If argv[*i] is a game option, consumes it (and its value) and returns 1; returns 0 if it is not
+ * one, -1 after printing an error.
+ */
+int cli_game_option(struct cli_game *g, int argc, char **argv, int *i) {
+    const char *opt = argv[*i], *val;
+    char err[200];
+    if (strcmp(opt, "--variant") == 0) {
+        if (!(val = option_value(argc, argv, i))) return -1;
+        const struct variant *v = variant_by_name(val);
+        if (!v) {
+            fprintf(stderr,
+                    "hnefi: unknown variant '%s' (copenhagen, fetlar, tablut, linnaeus, "
+                    "brandubh)\n",
+                    val);
+            return -1;
+        }
+        g->variant = *v;
+        return 1;
+    }
+    if (strcmp(opt, "--rules") == 0) {
+        if (!(val = option_value(argc, argv, i))) return -1;
+        if (!variant_from_opentafl(&g->variant, val, err, sizeof err)) {
+            fprintf(stderr, "hnefi: %s\n", err);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(opt, "--rule") == 0) {
+        if (!(val = option_value(argc, argv, i))) return -1;
+        const char *eq = strchr(val, '=');
+        if (!eq || eq == val) {
+            fprintf(stderr, "hnefi: --rule '%s': expected key=value\n", val);
+            return -1;
+        }
+        char key[40];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - val), val);
+        if (!variant_set_option(&g->variant, key, eq + 1, err, sizeof err)) {
+            fprintf(stderr, "hnefi: --rule: %s\n", err);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(opt, "--fen") == 0) {
+        if (!(g->fen = option_value(argc, argv, i))) return -1;
+        return 1;
+    }
+    if (strcmp(opt, "--moves") == 0) {
+        if (!(g->moves = option_value(argc, argv, i))) return -1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Builds the game from the options; prints an error and returns false on bad input. */
+bool cli_game_finish(struct cli_game *g) {
+    char err[200];
+    struct position start;
+    if (g->fen) {
+        if (!fen_parse(&start, &g->variant, g->fen, err, sizeof err)) {
+            fprintf(stderr, "hnefi: --fen: %s\n", err);
+            return false;
+        }
+    } else if (!fen_parse(&start, &g->variant, g->variant.start_fen, err, sizeof err)) {
+        fprintf(stderr, "hnefi: start position of %s: %s\n", g->variant.name, err);
+        return false;
+    }
+    g->game = tafl_new(&g->variant);
+    if (!g->game) {
+        fprintf(stderr, "hnefi: out of memory\n");
+        return false;
+    }
+    tafl_reset(g->game, &start);
+    if (g->moves) {
+        char buf[MOVE_TEXT_MAX];
+        const char *s = g->moves;
+        int ply = 0;
+        while (*s) {
+            while (*s == ' ' || *s == ',' || *s == '\t') s++;
+            if (!*s) break;
+            size_t len = strcspn(s, " ,\t");
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1),
+                     s);
+            ply++;
+            if (len >= sizeof buf || !tafl_play_text(g->game, buf, err, sizeof err)) {
+                if (len >= sizeof buf) snprintf(err, sizeof err, "move '%.20s...' is too long", s);
+                fprintf(stderr, "hnefi: --moves: ply %d: %s\n", ply, err);
+                return false;
+            }
+            s += len;
+        }
+    }
+    return true;
+}
+
+/* Frees the game. */
+void cli_game_free(struct cli_game *g) {
+    tafl_free(g->game);
+    g->game = NULL;
+}
+
+/* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
+bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "hnefi: %s '%s': expected a whole number from %ld to %ld\n", what, text, lo,
+                hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Prints the board of p as a diagram with coordinates. */
+void cli_print_board(const struct position *p) {
+    const struct variant *v = p->v;
+    int n = v->size;
+    for (int rank = n - 1; rank >= 0; rank--) {
+        printf("%3d ", rank + 1);
+        for (int file = 0; file < n; file++) {
+            int sq = rank * n + file;
+            enum piece pc = pos_piece_at(p, sq);
+            char c = pc == PIECE_ATTACKER         ? 'a'
+                     : pc == PIECE_DEFENDER       ? 'd'
+                     : pc == PIECE_KING           ? 'K'
+                     : sq == v->throne_sq         ? '^'
+                     : bb_has(v->corner_mask, sq) ? '+'
+                                                  : '.';
+            printf(" %c", c);
+        }
+        printf("\n");
+    }
+    printf("    ");
+    for (int file = 0; file < n; file++) printf(" %c", 'a' + file);
+    printf("\n");
+}

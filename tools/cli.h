@@ -1,0 +1,51 @@
+/*
+ * Shared command-line plumbing for the hnefi program: the game options every tafl command takes
+ * (--variant, --rules, --rule, --fen, --moves) and small helpers for numbers and errors.
+ *
+ * A struct cli_game owns its variant copy (so --rule can change options) and the game built from
+ * it. cli_game_option consumes one option if it is a game option; cli_game_finish builds the game
+ * once all options are read, reporting the first bad FEN or move with its reason.
+ */
+#ifndef HNEFI_TOOLS_CLI_H
+#define HNEFI_TOOLS_CLI_H
+
+#include <stdbool.h>
+
+#include "engine/tafl.h"
+
+struct cli_game {
+    struct variant variant;
+    const char *fen;
+    const char *moves;
+    struct tafl *game;
+};
+
+/* Sets g to the default: Copenhagen from its start position. */
+void cli_game_init(struct cli_game *g);
+
+/*
+ * If argv[*i] is a game option, consumes it (and its value) and returns 1; returns 0 if it is not
+ * one, -1 after printing an error.
+ */
+int cli_game_option(struct cli_game *g, int argc, char **argv, int *i);
+
+/* Builds the game from the options; prints an error and returns false on bad input. */
+bool cli_game_finish(struct cli_game *g);
+
+/* Frees the game. */
+void cli_game_free(struct cli_game *g);
+
+/* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
+bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out);
+
+/* Prints the board of p as a diagram with coordinates. */
+void cli_print_board(const struct position *p);
+
+/* The usage text of the game options. */
+extern const char cli_game_usage[];
+
+/* Each command: the rest of argv after the command name (argv[0] is the command). */
+int cmd_show(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+
+#endif

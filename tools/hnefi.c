@@ -1,0 +1,53 @@
+/* The hnefi program: git-style commands for the tafl engine and the dice and card games. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cli.h"
+#if __has_include("tools/cmd_mc.h")
+#include "tools/cmd_mc.h"
+#define HNEFI_HAVE_MC 1
+#endif
+
+/* One command: its name, its entry point and a line of help. */
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+};
+
+static const struct command commands[] = {
+    {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
+    {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
+#ifdef HNEFI_HAVE_MC
+    {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
+#endif
+};
+
+/* Prints the list of commands. */
+static void usage(FILE *out) {
+    fprintf(out, "usage: hnefi <command> [options]   (hnefi <command> --help for more)\n\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+}
+
+/* Runs the command named by argv[1]. */
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("hnefi 0.1.0\n");
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "hnefi: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
