@@ -1,0 +1,167 @@
+/* The list of known games and the helpers every game shares (see game.h). */
+#include "engine/game.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/games/saek.h"
+
+#if defined(__has_include)
+#if __has_include("engine/games/raid.h")
+#include "engine/games/raid.h"
+#define GAME_HAVE_RAID 1
+#endif
+#endif
+
+enum { GAME_LIST_MAX = 16 };
+
+static const game_def *game_list[GAME_LIST_MAX] = {
+    &saek_game,
+#ifdef GAME_HAVE_RAID
+    &game_raid,
+#endif
+};
+
+/* Returns the number of filled slots in game_list. */
+static int game_count(void) {
+    int n = 0;
+    while (n < GAME_LIST_MAX && game_list[n]) n++;
+    return n;
+}
+
+/* Returns the game with this name (or NULL). */
+const game_def *game_find(const char *name) {
+    if (!name) return NULL;
+    for (int i = 0; i < GAME_LIST_MAX && game_list[i]; i++)
+        if (strcmp(game_list[i]->name, name) == 0) return game_list[i];
+    return NULL;
+}
+
+/* Returns the i-th known game, or NULL past the end. */
+const game_def *game_at(int i) {
+    if (i < 0 || i >= GAME_LIST_MAX) return NULL;
+    return game_list[i];
+}
+
+/* Adds a game to the list game_find() searches. */
+int game_register(const game_def *g) {
+    if (game_find(g->name) == g) return 0;
+    int n = game_count();
+    if (n >= GAME_LIST_MAX) return -1;
+    game_list[n] = g;
+    return 0;
+}
+
+/* Copies a state. */
+void game_copy(const game_def *g, void *dst, const void *src) {
+    memcpy(dst, src, g->state_size);
+}
+
+/* Draws a chance outcome with the game's sampler, or from chance() when it has none. */
+int game_sample_chance(const game_def *g, const void *st, game_rng *rng) {
+    if (g->sample_chance) return g->sample_chance(st, rng);
+    int out[GAME_MAX_ACTIONS];
+    double p[GAME_MAX_ACTIONS];
+    int n = g->chance(st, out, p);
+    double u = rng_double(rng);
+    for (int i = 0; i < n - 1; i++) {
+        if (u < p[i]) return out[i];
+        u -= p[i];
+    }
+    return out[n - 1];
+}
+
+/* Applies one uniformly random step (chance outcome, action, or joint action). */
+void game_step_random(const game_def *g, void *st, game_rng *rng) {
+    int acts[GAME_MAX_ACTIONS];
+    switch (g->node(st)) {
+    case GAME_NODE_CHANCE: g->apply(st, game_sample_chance(g, st, rng)); break;
+    case GAME_NODE_DECISION: {
+        int n = g->legal(st, g->to_move(st), acts);
+        g->apply(st, acts[rng_below(rng, (uint32_t)n)]);
+        break;
+    }
+    case GAME_NODE_SIMULTANEOUS: {
+        int joint[GAME_MAX_PLAYERS];
+        int np = g->players(st);
+        for (int p = 0; p < np; p++) {
+            int n = g->legal(st, p, acts);
+            joint[p] = n > 0 ? acts[rng_below(rng, (uint32_t)n)] : GAME_NO_ACTION;
+        }
+        g->apply_joint(st, joint);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Plays uniformly random steps to the end with the generic interface; returns length(). */
+int game_playout_random(const game_def *g, void *st, game_rng *rng) {
+    while (g->node(st) != GAME_NODE_TERMINAL) game_step_random(g, st, rng);
+    return g->length(st);
+}
+
+/* Finds "key" in an option string "k=v,k=v" and copies its value; 1 if found, else 0. */
+int game_option(const char *options, const char *key, char *value, size_t n) {
+    if (!options) return 0;
+    size_t klen = strlen(key);
+    const char *p = options;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        size_t namelen = eq ? (size_t)(eq - p) : (size_t)(end - p);
+        if (namelen == klen && strncmp(p, key, klen) == 0) {
+            const char *v = eq ? eq + 1 : end;
+            size_t vlen = (size_t)(end - v);
+            if (n > 0) {
+                if (vlen >= n) vlen = n - 1;
+                memcpy(value, v, vlen);
+                value[vlen] = '\0';
+            }
+            return 1;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Checks that every key of an option string is in the NULL-terminated list `known`. */
+int game_check_options(const char *options, const char *const *known, char *err, size_t errlen) {
+    if (!options) return 0;
+    const char *p = options;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        size_t namelen = eq ? (size_t)(eq - p) : (size_t)(end - p);
+        int ok = 0;
+        for (int i = 0; known[i]; i++)
+            if (strlen(known[i]) == namelen && strncmp(p, known[i], namelen) == 0) ok = 1;
+        if (!ok || !eq) {
+            snprintf(err, errlen, "%s game option '%.*s'", ok ? "missing value for" : "unknown",
+                     (int)namelen, p);
+            return -1;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Reads an integer option in [lo, hi]. */
+int game_option_int(const char *options, const char *key, int lo, int hi, int *out, char *err,
+                    size_t errlen) {
+    char v[64];
+    if (!game_option(options, key, v, sizeof v)) return 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (v[0] == '\0' || *end != '\0' || errno || x < lo || x > hi) {
+        snprintf(err, errlen, "option %s=%s: expected an integer from %d to %d", key, v, lo, hi);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * Monte-Carlo playout policies over the generic game interface (engine/game.h).
+ *
+ * A policy is a small object: the game it plays, the spec it was built from, a data pointer
+ * owned by the policy, and three operations: init (mc_policy_init, from a spec such as
+ * "random", "heur", "flat:n=200", "ismcts:iters=1000,c=0.7,rollout=heur"), choose (one action
+ * for one player at a decision or simultaneous node) and done (frees the data). A policy
+ * instance is used by one thread at a time; the harness builds one per thread from the same
+ * spec. Every random choice comes from the caller's generator, so a game is reproducible from
+ * its seed. Policies that look ahead first determinize the state for the player they act for,
+ * so they never see hidden cards.
+ *
+ * Known policies (mc_policy_help() prints this list with the parameters):
+ *   random           uniformly random legal action;
+ *   heur             the game's hand-written heuristic (random where the game has none);
+ *   flat             flat Monte-Carlo: n playouts per action, the best mean win share wins;
+ *   ismcts (or uct)  information-set MCTS with determinization, UCB1 selection with constant
+ *                    c, decoupled UCB at simultaneous nodes, iters iterations per decision;
+ *   opt              the exact two-player Saekonungr solver (search/saek_solver.h).
+ * flat and ismcts take rollout=random|heur for their playouts.
+ */
+#ifndef HNEFI_SEARCH_MC_H
+#define HNEFI_SEARCH_MC_H
+
+#include <stddef.h>
+
+#include "engine/game.h"
+
+typedef struct mc_policy mc_policy;
+
+struct mc_policy {
+    const game_def *game; /* the game played */
+    char spec[128];       /* the spec it was built from */
+    void *data;           /* owned by the policy; freed by done */
+    /* Returns the chosen action for `player` in `st`. */
+    int (*choose)(mc_policy *p, const void *st, int player, game_rng *rng);
+    /* Estimates each legal action of `player`: writes actions, mean win share (or -1 when
+     * unknown) and sample counts; returns the count. NULL when the policy cannot estimate. */
+    int (*analyze)(mc_policy *p, const void *st, int player, game_rng *rng, int *actions,
+                   double *value, int *samples);
+    /* Frees the data. */
+    void (*done)(mc_policy *p);
+};
+
+/* Builds a policy from a spec for a game; 0, or -1 with a message naming the bad part. */
+int mc_policy_init(mc_policy *p, const game_def *g, const char *spec, char *err, size_t errlen);
+
+/* Returns the policy's action for `player` at a decision or simultaneous node. */
+int mc_choose(mc_policy *p, const void *st, int player, game_rng *rng);
+
+/* Estimates every legal action of `player` (see mc_policy.analyze); -1 if unsupported. */
+int mc_analyze(mc_policy *p, const void *st, int player, game_rng *rng, int *actions, double *value,
+               int *samples);
+
+/* Frees a policy's data. */
+void mc_policy_done(mc_policy *p);
+
+/* Plays one full step with policies per seat (chance drawn, decisions and simultaneous moves
+ * asked of the seat's policy); returns 0, or 1 at a terminal node. */
+int mc_step(mc_policy *const *seat_policy, const game_def *g, void *st, game_rng *rng);
+
+/* Plays to the end (heuristic: follow the game's heuristic, else uniformly random); writes win
+ * shares. */
+void mc_rollout(const game_def *g, void *st, int heuristic, game_rng *rng, double *share);
+
+/* Writes the list of policies and their parameters. */
+const char *mc_policy_help(void);
+
+#endif
