@@ -1,3 +1,4 @@
 # Viking Raid tests (issue 7): combat odds, the loadout optimiser, the raid-day game, the CLI.
 hnefi_test(test_raid_combat ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_combat.c LABELS raid
            TIMEOUT 60)
+hnefi_test(test_raid_buy ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_buy.c LABELS raid TIMEOUT 60)
