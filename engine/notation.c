@@ -291,7 +291,7 @@ int otn_record_write(const struct position *p, char *out, size_t outlen) {
 
 /* Reads move text without looking at a position; err names the bad token. */
 bool move_text_parse(const char *text, int size, struct move_text *mt, char *err, size_t errlen) {
-    char q[64], name[SQ_NAME_MAX];
+    char q[64], name[40];
     const char *s = text;
     struct move_text r = {0};
     int used = 0;

@@ -26,6 +26,12 @@ bool rules_encircled(const struct position *p);
 /* Tells whether the king stands in an unbreakable exit fort on the edge (§4.4). */
 bool rules_exit_fort(const struct position *p);
 
+/* Counts the escape squares the king could reach in one move (Tablut's raichi/tuichi). */
+int rules_escape_routes(const struct position *p);
+
+/* Tells whether the attackers, if they moved now, could capture the king ("watch your king"). */
+bool rules_king_threatened(const struct position *p);
+
 /*
  * Decides the end of the game by the board rules after side `mover` moved to `to` (checks 1-4 of
  * §4.10); sets p->result and p->reason.

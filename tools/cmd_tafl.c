@@ -6,6 +6,7 @@
 #include "bench/perft.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/rules.h"
 #include "tools/cli.h"
 
 /* Returns seconds on a monotonic clock. */
@@ -18,22 +19,11 @@ static double now_seconds(void) {
 /* Prints the seed-Tablut announcements: raichi/tuichi and "watch your king". */
 static void print_announcements(const struct tafl *t) {
     const struct position *p = tafl_pos(t);
-    const struct variant *v = p->v;
-    int routes = bb_popcount(piece_targets(p, p->king_sq) & v->escape_mask);
+    int routes = rules_escape_routes(p);
     if (routes == 1) printf("raichi: the king has an open route to an escape square\n");
     if (routes >= 2) printf("tuichi: the king has open routes to %d escape squares\n", routes);
-    if (p->side == SIDE_ATTACKERS && t->result == RESULT_NONE) {
-        move_t moves[MAX_MOVES];
-        int n = gen_moves(p, moves);
-        struct position after;
-        for (int i = 0; i < n; i++) {
-            pos_make(&after, p, moves[i]);
-            if (after.result == RESULT_ATTACKERS) {
-                printf("watch your king: the attackers can capture him now\n");
-                break;
-            }
-        }
-    }
+    if (t->result == RESULT_NONE && rules_king_threatened(p))
+        printf("watch your king: the attackers could capture him on their move\n");
 }
 
 /* hnefi show: the board, side to move, status and legal moves. */
@@ -67,7 +57,7 @@ int cmd_show(int argc, char **argv) {
     printf("fen %s\n", fen);
     printf("to move: %s\n", p->side == SIDE_ATTACKERS ? "attackers" : "defenders");
     printf("status: %s\n", tafl_status_text(t->result, t->reason, status, sizeof status));
-    if (p->v->immobile_king || strcmp(p->v->name, "tablut") == 0) print_announcements(t);
+    print_announcements(t);
     move_t moves[MAX_MOVES];
     int n = tafl_legal_moves(t, moves);
     printf("legal moves: %d\n", n);

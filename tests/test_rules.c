@@ -1,0 +1,536 @@
+/*
+ * Rule tests: one test per rule point of the Fetlar seed text (fetlar_*) and the Tablut seed
+ * text (tablut_*), named after it, every checked example of docs/rules.md §7 (example_*), and
+ * the other variants' special rules. Positions are built from piece lists so each test shows
+ * exactly what stands where.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/rules.h"
+#include "engine/tafl.h"
+
+/* Returns the set of squares named in a space-separated list ("d4 e5"). */
+static bb_t sqs(const char *list, int size) {
+    bb_t b = 0;
+    char buf[8];
+    int used;
+    while (*list) {
+        while (*list == ' ') list++;
+        if (!*list) break;
+        size_t n = strcspn(list, " ");
+        snprintf(buf, sizeof buf, "%.*s", (int)n, list);
+        int sq = sq_parse(buf, size, &used);
+        if (sq < 0) {
+            fprintf(stderr, "bad square '%s' in a test\n", buf);
+            abort();
+        }
+        b |= bb_sq(sq);
+        list += n;
+    }
+    return b;
+}
+
+/* Builds a position of variant v from piece lists; side is 'a' or 'd'. */
+static struct position setup(const struct variant *v, const char *att, const char *def,
+                             const char *king, char side) {
+    struct position p = {0};
+    p.v = v;
+    p.att = sqs(att, v->size);
+    p.def = sqs(def, v->size);
+    p.king = sqs(king, v->size);
+    p.king_sq = (int8_t)bb_lsb(p.king);
+    p.side = side == 'a' ? SIDE_ATTACKERS : SIDE_DEFENDERS;
+    p.key = pos_compute_key(&p);
+    pos_classify_loaded(&p);
+    return p;
+}
+
+/* Plays move text on p (which must be legal) and returns the captures; *out gets the result. */
+static bb_t play(const struct position *p, const char *text, struct position *out) {
+    move_t m;
+    char err[200];
+    if (!move_parse_legal(p, text, &m, err, sizeof err)) {
+        fprintf(stderr, "test move %s rejected: %s\n", text, err);
+        CHECK(!"test move legal");
+        *out = *p;
+        return 0;
+    }
+    return pos_make(out, p, m);
+}
+
+/* Tells whether move text is legal on p. */
+static bool legal(const struct position *p, const char *text) {
+    move_t m;
+    char err[200];
+    return move_parse_legal(p, text, &m, err, sizeof err);
+}
+
+/* Plays a FEN example of rules.md §7 and returns the position after the move. */
+static struct position example(const char *variant, const char *fen, const char *move,
+                               bb_t *caught) {
+    struct position p, q;
+    char err[200];
+    if (!fen_parse(&p, variant_by_name(variant), fen, err, sizeof err)) {
+        fprintf(stderr, "example FEN %s: %s\n", fen, err);
+        CHECK(!"example FEN parses");
+    }
+    *caught = play(&p, move, &q);
+    return q;
+}
+
+#define V(name)   variant_by_name(name)
+#define S11(list) sqs(list, 11)
+#define S9(list)  sqs(list, 9)
+
+/* §7: every checked example of rules.md. */
+static void examples(void) {
+    bb_t c;
+    struct position q;
+    q = example("copenhagen", "11/11/11/11/11/11/11/11/11/8aa1/4a3kd1 a", "e1h1", &c);
+    CHECK(c == S11("j1"));
+    CHECK(q.result == RESULT_NONE && bb_has(q.king, 8));
+    q = example("copenhagen", "11/11/11/11/11/5k5/5d5/1a9/11/11/11 a", "b4f4", &c);
+    CHECK(c == 0);
+    q = example("copenhagen", "11/11/11/11/11/11/5d5/1a9/11/11/5k5 a", "b4f4", &c);
+    CHECK(c == S11("f5"));
+    q = example("copenhagen", "11/11/11/11/11/11/4aka4/11/5a5/11/11 a", "f3f4", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    {
+        struct position p;
+        char err[100];
+        fen_parse(&p, V("copenhagen"), "11/11/11/11/11/11/11/11/4a6/11/3aka5 a", err, sizeof err);
+        struct tafl *t = tafl_new(V("copenhagen"));
+        tafl_reset(t, &p);
+        CHECK(tafl_play_text(t, "e3e2", err, sizeof err));
+        CHECK(tafl_pos(t)->result == RESULT_NONE); /* not captured on the edge */
+        CHECK(t->result == RESULT_ATTACKERS && t->reason == END_NO_MOVES);
+        tafl_free(t);
+    }
+    q = example("copenhagen", "11/11/2a8/11/11/11/6d4/11/11/4dd5/3dk6 d", "g5g1", &c);
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_EXIT_FORT);
+    q = example("brandubh", "7/7/7/7/7/1ak3a/7 a", "g2d2", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    q = example("brandubh", "7/7/7/7/2ak2a/7/7 a", "g3e3", &c);
+    CHECK(q.result == RESULT_NONE);
+    q = example("brandubh", "7/7/7/7/7/7/1k3a1 a", "f1c1", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    q = example("tablut", "9/9/9/9/9/9/3a5/9/2aka4 a", "d3d2", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    q = example("tablut", "9/9/9/9/1a7/9/9/9/1ka6 a", "b5b2", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    q = example("tablut", "9/9/9/9/9/9/7a1/3ada3/3aka3 a", "h3e3", &c);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_IMMOBILE_KING);
+}
+
+/* Fetlar: 24 attackers, 12 defenders, the king on the central refuge, attackers first. */
+static void fetlar_setup(void) {
+    struct position p;
+    pos_init_start(&p, V("fetlar"));
+    CHECK_EQ_INT(bb_popcount(p.att), 24);
+    CHECK_EQ_INT(bb_popcount(p.def), 12);
+    CHECK_EQ_INT(p.king_sq, V("fetlar")->throne_sq);
+    CHECK_EQ_INT(p.side, SIDE_ATTACKERS);
+}
+
+/* Fetlar: pieces move like rooks, never diagonally, and stop at other pieces. */
+static void fetlar_moves_rook_like(void) {
+    struct position p = setup(V("fetlar"), "c3", "c6", "f9", 'a');
+    CHECK(legal(&p, "c3c5"));
+    CHECK(legal(&p, "c3k3"));
+    CHECK(!legal(&p, "c3d4")); /* diagonal */
+    CHECK(!legal(&p, "c3c7")); /* jumps c6 */
+    CHECK(!legal(&p, "c3c6")); /* occupied */
+    CHECK_EQ_INT(bb_popcount(piece_targets(&p, 2 * 11 + 2)), 2 + 10 + 2);
+}
+
+/* Fetlar: the five refuges (throne and corners) may be stopped on only by the king. */
+static void fetlar_refuges_king_only(void) {
+    struct position p = setup(V("fetlar"), "a5 f2", "b11", "c9", 'a');
+    CHECK(!legal(&p, "a5a1"));
+    p.side = SIDE_DEFENDERS;
+    CHECK(!legal(&p, "b11a11"));
+    CHECK(legal(&p, "c9c11") && legal(&p, "c9f9"));
+    struct position k = setup(V("fetlar"), "a5", "b2", "f8", 'd');
+    CHECK(legal(&k, "f8f6")); /* the king may return to the throne */
+    p = setup(V("fetlar"), "f2", "b2", "c9", 'a');
+    CHECK(!legal(&p, "f2f6"));
+}
+
+/* Fetlar: any piece may cross the empty throne. */
+static void fetlar_cross_empty_throne(void) {
+    struct position p = setup(V("fetlar"), "f2", "b6", "c9", 'a');
+    CHECK(legal(&p, "f2f10"));
+    p.side = SIDE_DEFENDERS;
+    CHECK(legal(&p, "b6k6"));
+}
+
+/* Fetlar: a man is taken between two enemies on a rank or file (hammer and anvil). */
+static void fetlar_capture_hammer_anvil(void) {
+    struct position p = setup(V("fetlar"), "c3 c6", "c4", "h9", 'a'), q;
+    CHECK(play(&p, "c6c5", &q) == S11("c4"));
+    p = setup(V("fetlar"), "c3 h4", "d4", "h9", 'a');
+    CHECK(play(&p, "h4e4", &q) == 0); /* c3 is diagonal to d4: no capture */
+    p = setup(V("fetlar"), "c3 h4", "d3", "h9", 'a');
+    CHECK(play(&p, "h4e4", &q) == 0); /* not a line through d3 */
+}
+
+/* Fetlar: a piece may move between two enemies safely. */
+static void fetlar_move_between_safe(void) {
+    struct position p = setup(V("fetlar"), "c3 e3", "d8", "h9", 'd'), q;
+    CHECK(play(&p, "d8d3", &q) == 0);
+    CHECK(bb_has(q.def, 2 * 11 + 3));
+}
+
+/* Fetlar: one move may take several pieces, at most three. */
+static void fetlar_multiple_captures(void) {
+    struct position q, p = setup(V("fetlar"), "c5 g5 e3 e8", "d5 f5 e4", "j9", 'a');
+    CHECK(play(&p, "e8e5", &q) == S11("d5 f5 e4"));
+    CHECK_EQ_INT(bb_popcount(q.def), 0);
+}
+
+/* Fetlar: taking is optional: other moves stay legal when a capture is possible. */
+static void fetlar_capture_optional(void) {
+    struct position p = setup(V("fetlar"), "c3 c8", "c4", "h9", 'a'), q;
+    CHECK(legal(&p, "c8c5"));
+    CHECK(play(&p, "c8d8", &q) == 0);
+    CHECK(bb_has(q.def, 3 * 11 + 2));
+}
+
+/* Fetlar: a corner is an anvil against either side. */
+static void fetlar_corner_anvil(void) {
+    struct position p = setup(V("fetlar"), "d1", "b1", "h9", 'a'), q;
+    CHECK(play(&p, "d1c1", &q) == S11("b1"));
+    p = setup(V("fetlar"), "b1", "d5", "h9", 'd');
+    CHECK(play(&p, "d5d1", &q) == 0);
+    p = setup(V("fetlar"), "b11", "d5", "h9", 'd');
+    CHECK(play(&p, "d5d11", &q) == 0);
+    p = setup(V("fetlar"), "b11", "c5", "h9", 'd');
+    CHECK(play(&p, "c5c11", &q) == S11("b11"));
+}
+
+/* Fetlar: the throne with the king on it is an anvil only against attackers. */
+static void fetlar_occupied_throne_anvil(void) {
+    struct position p = setup(V("fetlar"), "f5", "b4", "f6", 'd'), q;
+    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+    p = setup(V("fetlar"), "b4", "f5", "f6", 'a');
+    CHECK(play(&p, "b4f4", &q) == 0);
+}
+
+/* Fetlar: once the king has left, the empty throne is an anvil against both sides. */
+static void fetlar_empty_throne_anvil(void) {
+    struct position p = setup(V("fetlar"), "f5", "b4", "c9", 'd'), q;
+    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+    p = setup(V("fetlar"), "b4", "f5", "c9", 'a');
+    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+}
+
+/* Fetlar: the king is taken when surrounded on all four sides. */
+static void fetlar_king_four_sides(void) {
+    struct position p = setup(V("fetlar"), "c4 e4 d5 h3", "", "d4", 'a'), q;
+    play(&p, "h3d3", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    p = setup(V("fetlar"), "c4 e4 h3", "", "d4", 'a');
+    play(&p, "h3d3", &q);
+    CHECK(q.result == RESULT_NONE); /* two sides only */
+}
+
+/* Fetlar: a king on the board edge cannot be taken. */
+static void fetlar_king_edge_safe(void) {
+    struct position p = setup(V("fetlar"), "c1 e1 h2", "", "d1", 'a'), q;
+    play(&p, "h2d2", &q);
+    CHECK(q.result == RESULT_NONE);
+}
+
+/* Fetlar: the king may be captured on the throne by four attackers. */
+static void fetlar_king_on_throne_four(void) {
+    struct position p = setup(V("fetlar"), "e6 g6 f7 b5", "", "f6", 'a'), q;
+    play(&p, "b5f5", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Fetlar [assumed]: beside the empty throne, three attackers and the throne take the king. */
+static void fetlar_king_beside_throne(void) {
+    struct position p = setup(V("fetlar"), "e7 g7 b8", "", "f7", 'a'), q;
+    play(&p, "b8f8", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Fetlar: the defenders win when the king reaches a corner refuge. */
+static void fetlar_king_escapes(void) {
+    struct position p = setup(V("fetlar"), "f5", "", "a6", 'd'), q;
+    play(&p, "a6a1", &q);
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_ESCAPE);
+    p = setup(V("fetlar"), "f5", "", "a6", 'd');
+    play(&p, "a6a2", &q);
+    CHECK(q.result == RESULT_NONE); /* an edge is no refuge */
+}
+
+/* Fetlar: the same position three times with the same player to move is a draw. */
+static void fetlar_threefold_draw(void) {
+    struct position p = setup(V("fetlar"), "c3 j10", "e5", "h8", 'a');
+    struct tafl *t = tafl_new(V("fetlar"));
+    tafl_reset(t, &p);
+    char err[100];
+    const char *cycle[] = {"c3c4", "e5e6", "c4c3", "e6e5"};
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 4; i++) CHECK(tafl_play_text(t, cycle[i], err, sizeof err));
+    CHECK(t->result == RESULT_DRAW && t->reason == END_REPETITION);
+    tafl_free(t);
+}
+
+/* Fetlar: a player unable to make a legal move at his turn draws. */
+static void fetlar_no_move_draw(void) {
+    /* the defenders have only a king, walled in on the edge */
+    struct tafl *t = tafl_new(V("fetlar"));
+    struct position q = setup(V("fetlar"), "e11 g11 f10 c3", "", "f11", 'a');
+    tafl_reset(t, &q);
+    char err[100];
+    CHECK(tafl_play_text(t, "c3c4", err, sizeof err));
+    CHECK(t->result == RESULT_DRAW && t->reason == END_NO_MOVES);
+    tafl_free(t);
+}
+
+/* Tablut: 9x9, sixteen attackers against eight defenders and the king on the throne. */
+static void tablut_setup(void) {
+    struct position p;
+    pos_init_start(&p, V("tablut"));
+    CHECK_EQ_INT(p.v->size, 9);
+    CHECK_EQ_INT(bb_popcount(p.att), 16);
+    CHECK_EQ_INT(bb_popcount(p.def), 8);
+    CHECK_EQ_INT(p.king_sq, 40);
+}
+
+/* Tablut: Black (the attackers) moves first. */
+static void tablut_black_first(void) {
+    struct position p;
+    pos_init_start(&p, V("tablut"));
+    CHECK_EQ_INT(p.side, SIDE_ATTACKERS);
+}
+
+/* Tablut: the throne and the four corners are off-limits to all but the king. */
+static void tablut_restricted_squares(void) {
+    struct position p = setup(V("tablut"), "a4 e2", "b9", "c7", 'a');
+    CHECK(!legal(&p, "a4a1"));
+    CHECK(!legal(&p, "e2e5"));
+    p.side = SIDE_DEFENDERS;
+    CHECK(!legal(&p, "b9a9"));
+    CHECK(legal(&p, "c7c9"));
+}
+
+/* Tablut: pieces of either colour may pass over the empty throne. */
+static void tablut_pass_throne(void) {
+    struct position p = setup(V("tablut"), "e2", "b5", "c7", 'a');
+    CHECK(legal(&p, "e2e8"));
+    p.side = SIDE_DEFENDERS;
+    CHECK(legal(&p, "b5h5"));
+}
+
+/* Tablut: a man sandwiched between the mover and a piece of his colour, or a corner, is taken. */
+static void tablut_custodial_capture(void) {
+    struct position p = setup(V("tablut"), "c3 c6", "c4", "h8", 'a'), q;
+    CHECK(play(&p, "c6c5", &q) == S9("c4"));
+    p = setup(V("tablut"), "d1", "b1", "h8", 'a');
+    CHECK(play(&p, "d1c1", &q) == S9("b1"));
+}
+
+/* Tablut: several men may be taken at once. */
+static void tablut_several_at_once(void) {
+    struct position q, p = setup(V("tablut"), "b4 f4 d2 d7", "c4 e4 d3", "h8", 'a');
+    CHECK(play(&p, "d7d4", &q) == S9("c4 e4 d3"));
+}
+
+/* Tablut: a piece may safely move between two enemies (or an enemy and a corner). */
+static void tablut_move_between_safe(void) {
+    struct position p = setup(V("tablut"), "c3 e3", "d8", "h7", 'd'), q;
+    CHECK(play(&p, "d8d3", &q) == 0);
+    p = setup(V("tablut"), "c1", "b5", "h7", 'd');
+    CHECK(play(&p, "b5b1", &q) == 0);
+}
+
+/* Tablut [literal reading]: the throne is not an anvil against men. */
+static void tablut_throne_not_anvil(void) {
+    struct position p = setup(V("tablut"), "b4", "e4", "c8", 'a'), q;
+    CHECK(play(&p, "b4d4", &q) == 0);
+    p = setup(V("tablut"), "e4", "b4", "c8", 'd');
+    CHECK(play(&p, "b4d4", &q) == 0);
+}
+
+/* Tablut: the king must be sandwiched on both axes: four attackers in the open. */
+static void tablut_king_both_axes(void) {
+    struct position p = setup(V("tablut"), "c3 e3 h4", "", "d3", 'a'), q;
+    play(&p, "h4d4", &q);
+    CHECK(q.result == RESULT_NONE);
+    p = setup(V("tablut"), "c3 e3 d2 h4", "", "d3", 'a');
+    play(&p, "h4d4", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Tablut: the edge counts as an attacker: three take the king on the edge. */
+static void tablut_king_edge_three(void) {
+    struct position p = setup(V("tablut"), "c1 e1 h2", "", "d1", 'a'), q;
+    play(&p, "h2d2", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Tablut: the throne counts as an attacker: three take the king beside it. */
+static void tablut_king_beside_throne(void) {
+    struct position p = setup(V("tablut"), "d6 f6 b7", "", "e6", 'a'), q;
+    play(&p, "b7e7", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Tablut: a corner counts as an attacker: two take the king beside it. */
+static void tablut_king_beside_corner(void) {
+    struct position p = setup(V("tablut"), "c1 h2", "", "b1", 'a'), q;
+    play(&p, "h2b2", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Tablut: four attackers take the king on his throne. */
+static void tablut_king_on_throne(void) {
+    struct position p = setup(V("tablut"), "d5 f5 e6 b4", "", "e5", 'a'), q;
+    play(&p, "b4e4", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+}
+
+/* Tablut: the king and at most one defender, surrounded and unable to move, are captured. */
+static void tablut_immobile_king(void) {
+    struct position p = setup(V("tablut"), "d1 f1 d2 f2 h3", "e2", "e1", 'a'), q;
+    play(&p, "h3e3", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_IMMOBILE_KING);
+    /* two defenders with the king: the rule does not apply */
+    p = setup(V("tablut"), "c1 f1 c2 f2 h3", "e2 d1", "e1", 'a');
+    play(&p, "h3e3", &q);
+    CHECK(q.result == RESULT_NONE);
+    /* an open square: the group can move */
+    p = setup(V("tablut"), "d1 f1 d2 h3", "e2", "e1", 'a');
+    play(&p, "h3e3", &q);
+    CHECK(q.result == RESULT_NONE);
+}
+
+/* Tablut: the king wins by reaching a corner. */
+static void tablut_king_escapes(void) {
+    struct position p = setup(V("tablut"), "e5", "", "a4", 'd'), q;
+    play(&p, "a4a9", &q);
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_ESCAPE);
+}
+
+/* Tablut: raichi (one open route) and tuichi (two) are reported, and change no rule. */
+static void tablut_raichi_tuichi(void) {
+    struct position p = setup(V("tablut"), "e5", "", "a4", 'd');
+    CHECK_EQ_INT(rules_escape_routes(&p), 2);
+    p = setup(V("tablut"), "e5 a7", "", "a4", 'd');
+    CHECK_EQ_INT(rules_escape_routes(&p), 1);
+    p = setup(V("tablut"), "a2 a7", "", "a4", 'd');
+    CHECK_EQ_INT(rules_escape_routes(&p), 0);
+    CHECK(p.result == RESULT_NONE);
+}
+
+/* Tablut: "watch your king" when the attackers could capture the king next move. */
+static void tablut_watch_your_king(void) {
+    struct position p = setup(V("tablut"), "c3 e3 h2", "", "d3", 'a');
+    CHECK(!rules_king_threatened(&p)); /* d2 and d4 both empty: one move cannot close both */
+    p = setup(V("tablut"), "c3 e3 d4 h2", "", "d3", 'a');
+    CHECK(rules_king_threatened(&p));
+}
+
+/* Tablut: an escape route the attackers leave open may be used at once. */
+static void tablut_open_route_immediate(void) {
+    struct position p = setup(V("tablut"), "a6 a2 e5", "", "a4", 'a'), q, r;
+    CHECK_EQ_INT(rules_escape_routes(&p), 0);
+    play(&p, "a6b6", &q); /* the attackers' move opens the file to a9 */
+    play(&q, "a4a9", &r);
+    CHECK(r.result == RESULT_DEFENDERS && r.reason == END_ESCAPE);
+}
+
+/* Copenhagen: shieldwall rules (§4.3): flank-only, corner bracket, king never taken. */
+static void copenhagen_shieldwall(void) {
+    struct position p = setup(V("copenhagen"), "c2 d2 e2 b5", "c1 d1 e1", "f8", 'a'), q;
+    CHECK(play(&p, "b5b1", &q) == 0); /* no far bracket */
+    p = setup(V("copenhagen"), "c2 d2 e2 b5 f1", "c1 d1 e1", "h8", 'a');
+    CHECK(play(&p, "b5b1", &q) == S11("c1 d1 e1"));
+    /* the king in the wall stays */
+    p = setup(V("copenhagen"), "c2 d2 e2 b5 f1", "c1 e1", "d1", 'a');
+    CHECK(play(&p, "b5b1", &q) == S11("c1 e1"));
+    CHECK(q.result == RESULT_NONE);
+    /* an inward piece moving in does not capture (flank-only) */
+    p = setup(V("copenhagen"), "b1 f1 c2 d2 e8", "c1 d1 e1", "h8", 'a');
+    CHECK(play(&p, "e8e2", &q) == 0);
+    /* the relaxed rule captures there */
+    struct variant relaxed = *V("copenhagen");
+    char err[100];
+    CHECK(variant_set_option(&relaxed, "sw_flank_only", "no", err, sizeof err));
+    p = setup(&relaxed, "b1 f1 c2 d2 e8", "c1 d1 e1", "h8", 'a');
+    CHECK(play(&p, "e8e2", &q) == S11("c1 d1 e1"));
+}
+
+/* Copenhagen: encirclement of every defender wins for the attackers (§4.5). */
+static void copenhagen_encirclement(void) {
+    struct position q,
+        p = setup(V("copenhagen"), "f4 e5 g5 d6 h6 e7 g7 e8 g8 j9", "f5 f6", "f7", 'a');
+    play(&p, "j9f9", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_ENCIRCLED);
+    p = setup(V("copenhagen"), "f4 e5 g5 d6 h6 e7 g7 e8 g8 j9", "f5 f6 a10", "f7", 'a');
+    play(&p, "j9f9", &q);
+    CHECK(q.result == RESULT_NONE); /* a free defender */
+}
+
+/* Linnaeus: edge escape, nobody on the empty castle, Linnaean capture. */
+static void linnaeus_rules(void) {
+    struct position p = setup(V("linnaeus"), "c5", "", "d7", 'd'), q;
+    play(&p, "d7d9", &q);
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_ESCAPE);
+    p = setup(V("linnaeus"), "c3", "", "e4", 'd');
+    CHECK(!legal(&p, "e4e5")); /* the king may not return to the castle */
+    p = setup(V("linnaeus"), "d5 f5 e6 e2", "e4", "e5", 'a');
+    CHECK(play(&p, "e2e3", &q) == S9("e4"));
+}
+
+int main(void) {
+    examples();
+    fetlar_setup();
+    fetlar_moves_rook_like();
+    fetlar_refuges_king_only();
+    fetlar_cross_empty_throne();
+    fetlar_capture_hammer_anvil();
+    fetlar_move_between_safe();
+    fetlar_multiple_captures();
+    fetlar_capture_optional();
+    fetlar_corner_anvil();
+    fetlar_occupied_throne_anvil();
+    fetlar_empty_throne_anvil();
+    fetlar_king_four_sides();
+    fetlar_king_edge_safe();
+    fetlar_king_on_throne_four();
+    fetlar_king_beside_throne();
+    fetlar_king_escapes();
+    fetlar_threefold_draw();
+    fetlar_no_move_draw();
+    tablut_setup();
+    tablut_black_first();
+    tablut_restricted_squares();
+    tablut_pass_throne();
+    tablut_custodial_capture();
+    tablut_several_at_once();
+    tablut_move_between_safe();
+    tablut_throne_not_anvil();
+    tablut_king_both_axes();
+    tablut_king_edge_three();
+    tablut_king_beside_throne();
+    tablut_king_beside_corner();
+    tablut_king_on_throne();
+    tablut_immobile_king();
+    tablut_king_escapes();
+    tablut_raichi_tuichi();
+    tablut_watch_your_king();
+    tablut_open_route_immediate();
+    copenhagen_shieldwall();
+    copenhagen_encirclement();
+    linnaeus_rules();
+    return check_done();
+}
