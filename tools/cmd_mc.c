@@ -17,6 +17,7 @@
 
 #if defined(__has_include)
 #if __has_include("tools/cmd_mc_raid.h")
+#include "engine/games/raid.h"
 #include "tools/cmd_mc_raid.h"
 #define CMD_MC_HAVE_RAID 1
 #endif
@@ -399,6 +400,9 @@ int cmd_mc(int argc, char **argv) {
         printf("%s", cmd_mc_usage);
         return argc < 2 ? 1 : 0;
     }
+#ifdef CMD_MC_HAVE_RAID
+    game_register(&game_raid);
+#endif
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
 #ifdef CMD_MC_HAVE_RAID
     if (strcmp(argv[1], "raid") == 0 && argc >= 3 && argv[2][0] != '-')
