@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine and runs hnefi's whole test suite:
+#   1. the format check (clang-format) of every C file;
+#   2. a Release build with warnings as errors, and every test through ctest;
+#   3. an address+undefined sanitizer build of the unit tests (quick sizes);
+#   4. a short libFuzzer run of each parser (clang).
+# HNEFI_LONG=1 adds the long runs (longer fuzzing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh --fuzz
+jobs=$(nproc)
+
+echo "== format check"
+git ls-files '*.c' '*.h' | xargs clang-format --dry-run -Werror
+
+echo "== release build and tests"
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DHNEFI_WERROR=ON >/dev/null
+cmake --build build/release -j"$jobs"
+ctest --test-dir build/release --output-on-failure -j"$jobs"
+
+echo "== sanitizer build (address, undefined) and tests"
+cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DHNEFI_SANITIZE=ON -DHNEFI_WERROR=ON \
+      -DCMAKE_C_FLAGS=-O1 >/dev/null
+cmake --build build/sanitize -j"$jobs"
+HNEFI_QUICK=1 ctest --test-dir build/sanitize --output-on-failure -j"$jobs" -LE slow
+
+echo "== fuzzing the parsers"
+fuzz_seconds=20
+[ "${HNEFI_LONG:-0}" = 1 ] && fuzz_seconds=600
+CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DHNEFI_FUZZ=ON -DHNEFI_WERROR=ON \
+      -DHNEFI_NATIVE=OFF >/dev/null
+cmake --build build/fuzz -j"$jobs" --target fuzz_notation
+mkdir -p build/fuzz/corpus
+cp tests/fuzz/seeds/* build/fuzz/corpus/
+build/fuzz/tests/fuzz/fuzz_notation -max_total_time="$fuzz_seconds" -max_len=4096 \
+      -print_final_stats=1 build/fuzz/corpus 2>&1 | tail -n 12
+echo "== all tests passed"
