@@ -5,3 +5,4 @@ hnefi_test(test_perft ${T}/test_perft.c ${T}/data_file.c LABELS engine TIMEOUT 9
 hnefi_test(test_rules ${T}/test_rules.c LABELS engine)
 hnefi_test(test_bitboard ${T}/test_bitboard.c LABELS engine)
 hnefi_test(test_notation ${T}/test_notation.c LABELS engine)
+hnefi_test(test_cli ${T}/test_cli.c LABELS engine)

@@ -47,5 +47,6 @@ extern const char cli_game_usage[];
 /* Each command: the rest of argv after the command name (argv[0] is the command). */
 int cmd_show(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
+int cmd_variant(int argc, char **argv);
 
 #endif

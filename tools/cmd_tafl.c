@@ -123,3 +123,31 @@ int cmd_perft(int argc, char **argv) {
     cli_game_free(&g);
     return 0;
 }
+
+/* hnefi variant: prints a variant's rule options and its OpenTafl rules string. */
+int cmd_variant(int argc, char **argv) {
+    struct cli_game g;
+    cli_game_init(&g);
+    for (int i = 1; i < argc; i++) {
+        int r = cli_game_option(&g, argc, argv, &i);
+        if (r < 0) return 2;
+        if (r > 0) continue;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: hnefi variant [options]\n"
+                   "Prints every rule option of a variant (docs/rules.md) and its OpenTafl rules "
+                   "string.\n%s",
+                   cli_game_usage);
+            return 0;
+        }
+        fprintf(stderr, "hnefi variant: unknown argument '%s' (try --help)\n", argv[i]);
+        return 2;
+    }
+    char text[2048];
+    if (variant_describe(&g.variant, text, sizeof text) < 0 ||
+        variant_to_opentafl(&g.variant, text + strlen(text), sizeof text - strlen(text)) < 0) {
+        fprintf(stderr, "hnefi variant: description too long\n");
+        return 1;
+    }
+    printf("%s\n", text);
+    return 0;
+}

@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
     {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
+    {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
 #ifdef HNEFI_HAVE_MC
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},

@@ -1,0 +1,69 @@
+/*
+ * Command-line tests: runs the real hnefi binary and checks its output and exit status for good
+ * and bad arguments (every bad path must print an error naming the problem and exit non-zero).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check.h"
+
+/* Runs hnefi with args (shell-quoted by the caller); returns its exit status and output. */
+static int run(const char *args, char *out, size_t outlen) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", HNEFI_BINARY, args);
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    size_t n = fread(out, 1, outlen - 1, f);
+    out[n] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Checks that a command succeeds and prints want. */
+static void ok(const char *args, const char *want) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st == 0 && strstr(out, want), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
+/* Checks that a command fails with a message containing want. */
+static void bad(const char *args, const char *want) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st != 0 && st != -1 && strstr(out, want), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
+int main(void) {
+    ok("perft 3", "806344 nodes");
+    ok("perft --variant brandubh 4", "1007392 nodes");
+    ok("perft --variant linnaeus --divide 1", "perft 1: 80 nodes");
+    ok("show", "legal moves: 116");
+    ok("show --variant tablut --fen '9/9/9/9/k8/9/9/9/9 d'", "tuichi");
+    ok("show --variant brandubh --moves 'd2c2 d3d2'", "2 plies played");
+    ok("show --fen '11/11/11/11/11/11/4aka4/11/5a5/11/11 a' --moves f3f4",
+       "attackers win: the king was captured");
+    ok("variant --variant fetlar", "no_moves draw");
+    ok("--help", "perft");
+    ok("perft --help", "usage: hnefi perft");
+    bad("", "usage");
+    bad("frobnicate", "unknown command 'frobnicate'");
+    bad("perft", "missing DEPTH");
+    bad("perft x", "perft depth 'x'");
+    bad("perft 99", "perft depth '99'");
+    bad("perft 2 3", "more than one depth");
+    bad("perft --bogus 2", "unknown option '--bogus'");
+    bad("perft --variant chess 2", "unknown variant 'chess'");
+    bad("perft --variant", "needs a value");
+    bad("perft --fen 'x' 1", "--fen: FEN row 1");
+    bad("show --moves 'd1d3 zz'", "ply 2: move 'zz'");
+    bad("show --moves 'd1d3 d1d2'", "no piece on d1");
+    bad("show --rule repetition=sometimes", "unknown value 'sometimes'");
+    bad("show --rule nokey", "expected key=value");
+    bad("show --rules 'dim:8 start:/'", "board size must be 7, 9 or 11");
+    bad("show extra", "unknown argument 'extra'");
+    return check_done();
+}
