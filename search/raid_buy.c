@@ -55,15 +55,7 @@ int raid_buy_kits(const raid_buy_opts *o, raid_kit_value *out, int max) {
 
 /* Returns the cheapest upkeep-and-feeding cost of W warriors and sets *villagers. */
 int raid_buy_overhead(int warriors, int days, int *villagers) {
-    for (int v = 1; v <= warriors + 1; v++) {
-        int food = warriors + v;
-        int fewest_animals = (food + 3) / 4; /* cows */
-        if (fewest_animals <= RAID_TEND * v) {
-            *villagers = v;
-            return RAID_UPKEEP * days * (warriors + v) + food;
-        }
-    }
-    return -1;
+    return raid_feed_cost(warriors, days, villagers);
 }
 
 /* Returns a warrior kit's objective value. */

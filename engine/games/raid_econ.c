@@ -155,6 +155,19 @@ int raid_herd_for(int food, int most, int villagers, int warriors, raid_herd *ou
     return 0;
 }
 
+/* Returns the cheapest upkeep-and-feeding cost of W warriors and sets *villagers. */
+int raid_feed_cost(int warriors, int days, int *villagers) {
+    for (int v = 1; v <= warriors + 1; v++) {
+        int food = warriors + v;
+        int fewest_animals = (food + 3) / 4; /* cows */
+        if (fewest_animals <= RAID_TEND * v) {
+            *villagers = v;
+            return RAID_UPKEEP * days * (warriors + v) + food;
+        }
+    }
+    return -1;
+}
+
 /* Writes a herd as "2 cow, 1 duck"; returns the length. */
 int raid_herd_format(const raid_herd *h, char *buf, size_t n) {
     size_t len = 0;

@@ -76,6 +76,11 @@ double raid_plague_loss(const raid_herd *h, int villagers, int warriors);
  * there is none. */
 int raid_herd_for(int food, int most, int villagers, int warriors, raid_herd *out);
 
+/* Returns the cheapest upkeep-and-feeding cost of W warriors for `days` days (their loyalty and
+ * food, the fewest villagers that can tend a herd of exactly the food needed, with theirs, and
+ * that herd) and sets *villagers; -1 if impossible. */
+int raid_feed_cost(int warriors, int days, int *villagers);
+
 /* Writes a herd as "2 cow, 1 duck" ("none" when empty); returns the length. */
 int raid_herd_format(const raid_herd *h, char *buf, size_t n);
 
