@@ -2,3 +2,6 @@
 hnefi_test(test_raid_combat ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_combat.c LABELS raid
            TIMEOUT 60)
 hnefi_test(test_raid_buy ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_buy.c LABELS raid TIMEOUT 60)
+hnefi_test(test_raid_day ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_day.c LABELS raid TIMEOUT 120)
+hnefi_test(test_raid_cli ${CMAKE_CURRENT_SOURCE_DIR}/games/test_raid_cli.c
+           ${CMAKE_SOURCE_DIR}/tools/cmd_mc_raid.c LABELS raid TIMEOUT 60)

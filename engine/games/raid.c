@@ -234,14 +234,20 @@ static void move_party(raid_state *s) {
  * its herd pass to a, and q's own warriors desert. */
 static void capture(raid_state *s, int a, int q) {
     raid_player *A = &s->pl[a], *Q = &s->pl[q];
-    int keep = Q->villagers < A->coins ? Q->villagers : A->coins;
-    A->coins -= (int16_t)keep;
-    A->villagers += (uint8_t)keep;
+    raid_herd h;
     for (int k = 0; k < RAID_ANIMAL_NB; k++) {
         int n = A->herd[k] + Q->herd[k];
         A->herd[k] = (uint8_t)(n > 255 ? 255 : n);
         Q->herd[k] = 0;
+        h.n[k] = A->herd[k];
     }
+    /* keep (paying a coin each) only the villagers the bigger herd needs */
+    int need = raid_herd_villagers(&h) - A->villagers;
+    int keep = Q->villagers < need ? Q->villagers : need;
+    if (keep > A->coins) keep = A->coins;
+    if (keep < 0) keep = 0;
+    A->coins -= (int16_t)keep;
+    A->villagers += (uint8_t)keep;
     Q->villagers = 0;
     Q->home = Q->party = 0;
     Q->target = RAID_TGT_NONE;

@@ -1,0 +1,149 @@
+/* `hnefi mc raid`: every subcommand runs, and every bad argument is refused with its name. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tools/cmd_mc_raid.h"
+
+static char out_text[1 << 16], err_text[1 << 12];
+
+/* Runs cmd_mc_raid on a NULL-terminated word list, capturing stdout and stderr. */
+static int run(const char *first, ...) {
+    char *argv[64];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *w = first; w && argc < 63; w = va_arg(ap, const char *))
+        argv[argc++] = (char *)w;
+    va_end(ap);
+    argv[argc] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    int so = dup(1), se = dup(2);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    int rc = cmd_mc_raid(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    rewind(fo);
+    rewind(fe);
+    size_t n = fread(out_text, 1, sizeof out_text - 1, fo);
+    out_text[n] = '\0';
+    n = fread(err_text, 1, sizeof err_text - 1, fe);
+    err_text[n] = '\0';
+    fclose(fo);
+    fclose(fe);
+    return rc;
+}
+
+/* Reads the number printed after `label` in the captured output (or -1). */
+static double value_after(const char *label) {
+    const char *p = strstr(out_text, label);
+    return p ? atof(p + strlen(label)) : -1;
+}
+
+/* The example and the other odds. */
+static void test_odds(void) {
+    CHECK_EQ_INT(run("raid", "odds", "--attacker", "sword,shield,helmet", "--defender",
+                     "chain,helmet,sword,shield", "--moved", "7", "--cover", "soft", NULL),
+                 0);
+    CHECK(strstr(out_text, "attacker kills             0.183673  (9/49)") != NULL);
+    CHECK(strstr(out_text, "whole fight") != NULL);
+    double win = value_after("attacker wins (kill+surr.) ");
+    CHECK(win > 0.2 && win < 0.6);
+    CHECK_EQ_INT(
+        run("raid", "odds", "--attacker", "sword", "--defender", "sword", "--run", "always", NULL),
+        0);
+    CHECK(strstr(out_text, "(55/196)") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--attacker", "axe,dagger", "--defender", "spear,helmet",
+                     "--berserk", "sum", "--mc", "20000", "--seed", "3", NULL),
+                 0);
+    CHECK(strstr(out_text, "Monte-Carlo check") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--fire", "bow", "--defender", "shield,helmet,sword",
+                     "--standing", "--range", "12", NULL),
+                 0);
+    CHECK(strstr(out_text, "(45/196)") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--fire", "javelin", "--defender", "mounted", NULL), 0);
+    CHECK(strstr(out_text, "rider") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--stab", NULL), 0);
+    CHECK(strstr(out_text, "(3/28)") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--beast", "any", "--attacker", "spear", NULL), 0);
+    CHECK(strstr(out_text, "troll") != NULL);
+    CHECK_EQ_INT(run("raid", "odds", "--tomb", "--attacker", "long-axe,sword", NULL), 0);
+    CHECK(strstr(out_text, "expected treasure") != NULL);
+}
+
+/* The optimiser and the tournament run. */
+static void test_buy_play(void) {
+    CHECK_EQ_INT(run("raid", "buy", "--coins", "40", "--front", NULL), 0);
+    CHECK(strstr(out_text, "Pareto front") != NULL);
+    CHECK(value_after("expected kills ") > 1);
+    CHECK_EQ_INT(run("raid", "buy", "--coins", "30", "--objective", "chest", "--against",
+                     "long-axe,helmet,chain", "--items", "sword,shield,helmet,spear", NULL),
+                 0);
+    CHECK_EQ_INT(run("raid", "play", "--games", "20", "--policy", "heur", "--policy", "random",
+                     "--players", "3", NULL),
+                 0);
+    CHECK(strstr(out_text, "heur") != NULL && strstr(out_text, "95% interval") != NULL);
+    CHECK_EQ_INT(run("raid", "help", NULL), 0);
+    CHECK_EQ_INT(run("raid", "odds", "--help", NULL), 0);
+}
+
+/* Bad input: non-zero status and a message that names the culprit. */
+static void test_errors(void) {
+    static const struct {
+        const char *words[12];
+        const char *says;
+    } cases[] = {
+        {{"raid", "odds", "--attacker", "sword,halberd", "--defender", "sword"}, "halberd"},
+        {{"raid", "odds", "--attacker", "spear,long-axe", "--defender", "sword"}, "conflicting"},
+        {{"raid", "odds", "--attacker", "sword,axe,dagger", "--defender", "sword"}, "2 weapons"},
+        {{"raid", "odds", "--attacker", "helmet", "--defender", "sword"}, "no weapon"},
+        {{"raid", "odds", "--attacker", "sword", "--defender", "sword", "--moved", "x7"}, "x7"},
+        {{"raid", "odds", "--attacker", "sword", "--defender", "sword", "--cover", "stone"},
+         "stone"},
+        {{"raid", "odds", "--attacker", "sword", "--defender", "sword", "--berserk", "maybe"},
+         "maybe"},
+        {{"raid", "odds", "--attacker", "sword", "--defender", "sword", "--wings"}, "--wings"},
+        {{"raid", "odds", "--attacker", "sword"}, "--defender"},
+        {{"raid", "odds", "--attacker"}, "--attacker"},
+        {{"raid", "odds", "--fire", "sling", "--defender", "sword"}, "sling"},
+        {{"raid", "odds", "--fire", "javelin", "--defender", "sword", "--range", "9"}, "range"},
+        {{"raid", "odds", "--beast", "dragon", "--attacker", "sword"}, "dragon"},
+        {{"raid", "odds", "--tomb", "--stab"}, "one of"},
+        {{"raid", "buy"}, "--coins"},
+        {{"raid", "buy", "--coins", "-5"}, "-5"},
+        {{"raid", "buy", "--coins", "3"}, "3 coins"},
+        {{"raid", "buy", "--coins", "30", "--against", "shield"}, "weapon"},
+        {{"raid", "buy", "--coins", "30", "--items", "sword,wand"}, "wand"},
+        {{"raid", "buy", "--coins", "30", "--objective", "glory"}, "glory"},
+        {{"raid", "play", "--games", "0"}, "--games"},
+        {{"raid", "play", "--players", "2"}, "--players"},
+        {{"raid", "play", "--policy", "genius"}, "genius"},
+        {{"raid", "play", "--options", "spacing=zero"}, "spacing"},
+        {{"raid", "fight"}, "fight"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *const *w = cases[i].words;
+        int rc = run(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], NULL);
+        int named = strstr(err_text, cases[i].says) != NULL;
+        if (rc == 0 || !named) fprintf(stderr, "case %zu: rc %d, stderr: %s", i, rc, err_text);
+        CHECK(rc != 0);
+        CHECK(named);
+    }
+}
+
+int main(void) {
+    test_odds();
+    test_buy_play();
+    test_errors();
+    return check_done();
+}
