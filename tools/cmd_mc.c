@@ -10,6 +10,7 @@
 
 #include "bench/playout_bench.h"
 #include "engine/game.h"
+#include "engine/games/eketorp.h"
 #include "engine/games/saek.h"
 #include "search/mc.h"
 #include "search/saek_solver.h"
@@ -41,7 +42,9 @@ static const char cmd_mc_usage[] =
     "  --threads T        worker threads (default: one per core)\n"
     "  --format F         text (default), csv or json\n"
     "  --quiet            no progress on stderr\n"
-    "  --player P         for --advise at a simultaneous node: whose choice\n";
+    "  --player P         for --advise at a simultaneous node: whose choice\n"
+    "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
+    "                     (format of engine/games/data/eketorp-rules.txt; default built in)\n";
 
 /* Reads a whole decimal integer in [lo, hi]; prints an error naming the option when bad. */
 static int cmd_mc_int(const char *opt, const char *text, long long lo, long long hi,
@@ -81,7 +84,7 @@ typedef struct cmd_mc_args {
     int npolicy;
     long long games, seed, threads, player, coins, vikingdice;
     const char *format;
-    const char *advise, *show;
+    const char *advise, *show, *data;
     double seconds;
     int quiet;
 } cmd_mc_args;
@@ -128,6 +131,9 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
         } else if (strcmp(o, "--advise") == 0) {
             if (!v) goto missing;
             a->advise = v;
+        } else if (strcmp(o, "--data") == 0) {
+            if (!v) goto missing;
+            a->data = v;
         } else if (strcmp(o, "--show") == 0) {
             if (!v) goto missing;
             a->show = v;
@@ -146,6 +152,32 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
         fprintf(stderr, "hnefi mc: %s needs a value\n", o);
         return -1;
     }
+    return 0;
+}
+
+/* Loads Eketorp data from a file; 0, or -1 after a message naming the file and line. */
+static int cmd_mc_load_data(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "hnefi mc: --data %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    int big = !feof(f);
+    fclose(f);
+    if (big) {
+        fprintf(stderr, "hnefi mc: --data %s: file larger than 64 KiB\n", path);
+        return -1;
+    }
+    text[n] = '\0';
+    ekt_data d;
+    char err[256];
+    if (ekt_data_parse(text, &d, err, sizeof err)) {
+        fprintf(stderr, "hnefi mc: --data %s: %s\n", path, err);
+        return -1;
+    }
+    ekt_data_set(&d);
     return 0;
 }
 
@@ -425,6 +457,13 @@ int cmd_mc(int argc, char **argv) {
             return 0;
         }
     if (cmd_mc_parse(argc, argv, sub ? 3 : 2, &a)) return 1;
+    if (a.data) {
+        if (a.game != &ekt_game) {
+            fprintf(stderr, "hnefi mc: --data applies to eketorp only\n");
+            return 1;
+        }
+        if (cmd_mc_load_data(a.data)) return 1;
+    }
     if (a.players && (a.players < a.game->min_players || a.players > a.game->max_players)) {
         fprintf(stderr, "hnefi mc: --players %d: %s takes %d to %d players\n", a.players,
                 a.game->name, a.game->min_players, a.game->max_players);

@@ -1,0 +1,154 @@
+/* `hnefi mc`: every path of the command, good and bad input, with output captured. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "engine/games/eketorp.h"
+#include "engine/games/saek.h"
+#include "tests/check.h"
+#include "tools/cmd_mc.h"
+
+static char out[1 << 16], errtext[1 << 14];
+
+/* Reads a whole temporary file into buf. */
+static void slurp(FILE *f, char *buf, size_t n) {
+    fflush(f);
+    rewind(f);
+    size_t k = fread(buf, 1, n - 1, f);
+    buf[k] = '\0';
+}
+
+/* Runs cmd_mc with the given arguments (NULL-terminated), capturing stdout and stderr. */
+static int run(const char *first, ...) {
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "mc";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    int so = dup(1), se = dup(2);
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    int rc = cmd_mc(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    slurp(fo, out, sizeof out);
+    slurp(fe, errtext, sizeof errtext);
+    fclose(fo);
+    fclose(fe);
+    return rc;
+}
+
+/* Checks a run fails and its message contains `word`. */
+#define CHECK_FAILS(word, ...)                                                                     \
+    do {                                                                                           \
+        CHECK(run(__VA_ARGS__, NULL) != 0);                                                        \
+        if (!CHECK(strstr(errtext, word) != NULL)) fprintf(stderr, "    stderr: %s\n", errtext);   \
+    } while (0)
+
+static void test_errors(void) {
+    CHECK(run("--help", NULL) == 0 && strstr(out, "usage") != NULL);
+    CHECK(run("saek", "--help", NULL) == 0 && strstr(out, "vikingdice") != NULL);
+    CHECK(run("list", NULL) == 0 && strstr(out, "eketorp") != NULL);
+    CHECK_FAILS("chess", "chess");
+    CHECK_FAILS("--games", "saek", "--games", "abc");
+    CHECK_FAILS("--games", "saek", "--games", "0");
+    CHECK_FAILS("--games", "saek", "--games");
+    CHECK_FAILS("--threads", "saek", "--threads", "-2");
+    CHECK_FAILS("--seed", "saek", "--seed", "12x");
+    CHECK_FAILS("--format", "saek", "--format", "xml");
+    CHECK_FAILS("--frobnicate", "saek", "--frobnicate");
+    CHECK_FAILS("bogus", "saek", "--policy", "bogus", "--games", "5");
+    CHECK_FAILS("n=x", "saek", "--policy", "flat:n=x", "--games", "5");
+    CHECK_FAILS("--players", "eketorp", "--players", "2");
+    CHECK_FAILS("policies", "saek", "--players", "2", "--policy", "random", "--policy", "random",
+                "--policy", "random");
+    CHECK_FAILS("coins", "saek", "--options", "coins=abc", "--games", "5", "--quiet");
+    CHECK_FAILS("weeks", "eketorp", "--options", "weeks=0", "--games", "5", "--quiet");
+    CHECK_FAILS("dance", "saek", "dance");
+    CHECK_FAILS("--seconds", "saek", "bench", "--seconds", "-1");
+    CHECK_FAILS("--data", "saek", "--data", "x.txt");
+    CHECK_FAILS("no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
+    /* malformed STATEs */
+    CHECK_FAILS("'99'", "saek", "--advise", "coins=9,4 ships=99");
+    CHECK_FAILS("coins", "saek", "--advise", "ships=3");
+    CHECK_FAILS("chance", "saek", "--advise", "coins=9,4 phase=roll");
+    CHECK_FAILS("not key=value", "saek", "--advise", "coins=9,4 hello");
+    CHECK_FAILS("lacks", "eketorp", "--advise", "np=4 week=1");
+    CHECK_FAILS("saek", "eketorp", "--games", "1", "--policy", "opt");
+}
+
+static void test_runs(void) {
+    /* a tournament in each format */
+    CHECK_EQ_INT(
+        run("saek", "--games", "40", "--quiet", "--policy", "heur", "--policy", "random", NULL), 0);
+    CHECK(strstr(out, "heur") && strstr(out, "95% interval") && strstr(out, "length"));
+    CHECK_EQ_INT(
+        run("saek", "--games", "40", "--quiet", "--format", "json", "--threads", "1", NULL), 0);
+    static char json1[sizeof out];
+    snprintf(json1, sizeof json1, "%s", out);
+    CHECK(strstr(out, "\"slots\"") != NULL);
+    CHECK_EQ_INT(
+        run("saek", "--games", "40", "--quiet", "--format", "json", "--threads", "2", NULL), 0);
+    CHECK_EQ_STR(out, json1); /* the same seed gives the same output on any thread count */
+    CHECK_EQ_INT(run("eketorp", "--games", "10", "--quiet", "--format", "csv", "--players", "5",
+                     "--options", "sally=1,rotten=1", NULL),
+                 0);
+    CHECK(strstr(out, "slot,4,random") != NULL);
+    /* advice on "one Viking die or two?" */
+    CHECK_EQ_INT(run("saek", "--advise", "coins=9,4 ships=3,5,9 long=3 phase=vdice vikingdice=1",
+                     "--policy", "flat:n=300", NULL),
+                 0);
+    CHECK(strstr(out, "two Viking dice") && strstr(out, "no Viking dice") && strstr(out, "*"));
+    CHECK_EQ_INT(run("saek", "--advise", "coins=9,4 ships=3,5,9 long=3 phase=vdice vikingdice=1",
+                     "--policy", "opt", NULL),
+                 0);
+    CHECK(strstr(out, "one Viking die") != NULL);
+    CHECK_EQ_INT(run("saek", "--advise", "coins=5,4,6 ships=3,5 long=3 phase=raid7 rolls=1",
+                     "--policy", "ismcts:iters=300", NULL),
+                 0);
+    CHECK(strstr(out, "one coin from player 2") != NULL);
+    /* Eketorp: a state from a real game, shown and advised on */
+    ekt_state s;
+    char e[256];
+    ekt_init(&s, 4, NULL, e, sizeof e);
+    game_rng r;
+    rng_seed(&r, 4);
+    while (s.phase != EKT_PLAN) game_step_random(&ekt_game, &s, &r);
+    static char state[8192];
+    ekt_game.format(&s, state, sizeof state);
+    CHECK_EQ_INT(run("eketorp", "--show", state, NULL), 0);
+    CHECK(strstr(out, "Eketorp, 4 players") != NULL);
+    CHECK_EQ_INT(run("eketorp", "--advise", state, "--player", "2", "--policy", "flat:n=3", NULL),
+                 0);
+    CHECK(strstr(out, "send one to field") != NULL);
+    /* the data file loads */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../../engine/games/data/eketorp-rules.txt", HNEFI_TEST_DATA);
+    CHECK_EQ_INT(run("eketorp", "--data", path, "--games", "3", "--quiet", NULL), 0);
+    /* bench, solver, comparison with the optimum */
+    CHECK_EQ_INT(run("saek", "bench", "--seconds", "0.05", NULL), 0);
+    CHECK(strstr(out, "games/s") != NULL);
+    CHECK_EQ_INT(run("saek", "solve", "--coins", "3", NULL), 0);
+    CHECK(strstr(out, "first player wins with probability") != NULL);
+    CHECK_EQ_INT(run("saek", "compare", "--coins", "3", "--games", "100", "--policy", "heur",
+                     "--quiet", NULL),
+                 0);
+    CHECK(strstr(out, "decision agreement") != NULL);
+}
+
+int main(void) {
+    test_errors();
+    test_runs();
+    return check_done();
+}
