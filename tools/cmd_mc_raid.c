@@ -26,6 +26,7 @@ static const char raid_usage[] =
     "                          [--items LIST] [--max-warriors W] [--moved 7] [--front]\n"
     "       hnefi mc raid play [--games N] [--players P] [--policy SPEC]... [--seed S]\n"
     "                          [--options K=V,...]\n"
+    "       hnefi mc raid bench [--seconds S] [--players P]   random playouts per second\n"
     "       hnefi mc raid --games N --policy SPEC ...   (the shared tournament runner)\n"
     "KIT: comma-separated items: sword axe dagger spear long-axe bow javelin shield helmet\n"
     "     chain quiver pony (e.g. \"sword,shield,helmet\")\n"
@@ -614,6 +615,45 @@ static int raid_play(int argc, char **argv) {
     return 0;
 }
 
+/* `bench`: uniformly random raid days per second on one core. */
+static int raid_bench(int argc, char **argv) {
+    long players = 4, centis = 200;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--players") == 0) {
+            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
+            i++;
+        } else if (strcmp(a, "--seconds") == 0) {
+            long x;
+            if (raid_int(a, v, 1, 3600, &x)) return 1;
+            centis = 100 * x, i++;
+        } else {
+            return raid_bad("bench: unknown argument '%s' (try hnefi mc raid --help)", a);
+        }
+    }
+    game_buffer gb;
+    char err[200];
+    game_rng rng;
+    rng_seed(&rng, 1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long games = 0, hours = 0;
+    double secs = 0;
+    while (secs * 100 < centis) {
+        for (int k = 0; k < 256; k++) {
+            game_raid.init(gb.bytes, (int)players, NULL, err, sizeof err);
+            hours += game_playout_random(&game_raid, gb.bytes, &rng);
+            games++;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    }
+    printf("raid %ld players: %ld random raid days in %.2f s = %.0f games/s on one core, mean "
+           "%.2f hours\n",
+           players, games, secs, games / secs, (double)hours / games);
+    return 0;
+}
+
 /* Runs `hnefi mc raid <subcommand> ...`. */
 int cmd_mc_raid(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -624,5 +664,6 @@ int cmd_mc_raid(int argc, char **argv) {
     if (strcmp(argv[1], "odds") == 0) return raid_odds(argc, argv);
     if (strcmp(argv[1], "buy") == 0) return raid_buy_cmd(argc, argv);
     if (strcmp(argv[1], "play") == 0) return raid_play(argc, argv);
-    return raid_bad("unknown subcommand '%s' (odds, buy, play, help)", argv[1]);
+    if (strcmp(argv[1], "bench") == 0) return raid_bench(argc, argv);
+    return raid_bad("unknown subcommand '%s' (odds, buy, play, bench, help)", argv[1]);
 }

@@ -4,7 +4,8 @@
  * Subcommands: `odds` (exact combat odds: melee per round and whole fight, missile volleys, the
  * dagger in the back, wild beasts, the tomb, with an optional seeded Monte-Carlo check), `buy`
  * (the loadout optimiser and its Pareto front), `play` (a tournament of the abstract raid day
- * with win rates, 95% intervals and war-chest distributions) and `help`. The plain tournament
+ * with win rates, 95% intervals and war-chest distributions), `bench` (random playouts per
+ * second) and `help`. The plain tournament
  * `hnefi mc raid --games N --policy ...` is served by tools/cmd_mc.c through game_raid.
  * cmd_mc_raid receives argv[0] == "raid"; it prints results on stdout, errors naming the bad
  * argument on stderr, and returns 0 on success, 1 on bad input.

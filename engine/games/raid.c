@@ -633,8 +633,10 @@ static void raid_apply(void *vst, int a) {
             if (s->volley_side) {
                 if (pl->party) pl->party--;
             } else {
+                int long_move = s->long_move; /* an arrow is not the first melee */
                 apply_fight(s, FIGHT_A);
                 if (s->phase != RAID_PH_VOLLEY) return; /* the raid is over */
+                s->long_move = (uint8_t)long_move;
             }
         }
         if (--s->volleys == 0 || pl->party == 0 || defenders(s, s->fd) == 0) {
