@@ -515,6 +515,7 @@ static int cmp_double(const void *a, const void *b) {
 static int raid_play(int argc, char **argv) {
     long games = 200, players = 4, seed = 1;
     const char *spec[GAME_MAX_PLAYERS];
+    char specbuf[GAME_MAX_PLAYERS][128];
     int nspec = 0;
     const char *options = NULL;
     for (int i = 2; i < argc; i++) {
@@ -534,11 +535,14 @@ static int raid_play(int argc, char **argv) {
         } else if (strcmp(a, "--options") == 0 && v) {
             options = v, i++;
         } else if ((strcmp(a, "--policy") == 0 || strcmp(a, "--policies") == 0) && v) {
-            char *copy = strdup(v); /* --policies a;b;c also works */
+            char copy[512]; /* --policies a;b;c also works */
+            snprintf(copy, sizeof copy, "%s", v);
             for (char *tok = strtok(copy, ";"); tok && nspec < GAME_MAX_PLAYERS;
-                 tok = strtok(NULL, ";"))
-                spec[nspec++] = strdup(tok);
-            free(copy);
+                 tok = strtok(NULL, ";")) {
+                snprintf(specbuf[nspec], sizeof specbuf[nspec], "%s", tok);
+                spec[nspec] = specbuf[nspec];
+                nspec++;
+            }
             i++;
         } else {
             return raid_bad("play: unknown argument '%s' (try hnefi mc raid --help)", a);
