@@ -228,7 +228,7 @@ bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size
     r.repetition = REP_DRAW;
     r.no_moves = NO_MOVES_LOSS;
     bool attackers_first = true, have_dim = false, have_start = false;
-    char start_rows[VARIANT_FEN_MAX] = "";
+    char start_rows[VARIANT_FEN_MAX - 4] = "";
     bb_t cor_list = 0, cen_list = 0;
     bool have_cor = false, have_cen = false;
 
