@@ -276,9 +276,10 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
             fprintf(stderr, "hnefi mc: %s\n", err);
             return 1;
         }
-        printf("%s %d players, %s path: %ld games in %.2f s = %.0f games/s, mean length %.1f\n",
-               g->name, players, fast ? "fast" : "generic", r.games, r.seconds, r.games / r.seconds,
-               (double)r.length / (double)r.games);
+        printf("%s %d players, %s path: %ld games in %.2f s of CPU = %.0f games/s on one core, "
+               "mean length %.1f\n",
+               g->name, players, fast ? "fast" : "generic", r.games, r.cpu_seconds,
+               r.games / r.cpu_seconds, (double)r.length / (double)r.games);
     }
     return 0;
 }

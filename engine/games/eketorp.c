@@ -132,36 +132,60 @@ static int ekt_field_tiles(const ekt_state *s, int f) {
     return n;
 }
 
-/* Lists the fights player p can name now; returns the count. */
-static int ekt_fights(const ekt_state *s, int p, int *acts) {
-    int n = 0;
+/* Bit f set: field f holds more Vikings than tiles, of at least two players. */
+static int ekt_contested(const ekt_state *s) {
+    int mask = 0;
     for (int f = 0; f < EKT_FIELDS; f++) {
-        if (!s->field[p][f]) continue;
         int owners, crowd = ekt_field_crowd(s, f, &owners);
-        if (owners < 2 || crowd <= ekt_field_tiles(s, f)) continue;
-        for (int q = 0; q < s->np; q++)
-            if (q != p && s->field[q][f]) acts[n++] = EKT_FIGHT_FIELD + f * 10 + q;
+        if (owners >= 2 && crowd > ekt_field_tiles(s, f)) mask |= 1 << f;
     }
-    for (int q = 0; q < s->np; q++) {
+    return mask;
+}
+
+/* Lists the fights player p can name now (fields in `contested` only); returns the count. With
+ * acts NULL it only says
+ * whether there is one (0 or 1), stopping at the first. */
+static int ekt_fights_in(const ekt_state *s, int contested, int p, int *acts) {
+    int n = 0;
+#define EKT_EMIT(a)                                                                                \
+    do {                                                                                           \
+        if (!acts) return 1;                                                                       \
+        acts[n++] = (a);                                                                           \
+    } while (0)
+    for (int f = 0; f < EKT_FIELDS; f++) {
+        if (!(contested >> f & 1) || !s->field[p][f]) continue;
+        for (int q = 0; q < s->np; q++)
+            if (q != p && s->field[q][f]) EKT_EMIT(EKT_FIGHT_FIELD + f * 10 + q);
+    }
+    /* most players besiege nobody: test the whole row of 18 bytes at once */
+    uint64_t row[3] = {0, 0, 0};
+    memcpy(row, s->siege[p], sizeof s->siege[p]);
+    for (int q = 0; (row[0] | row[1] | row[2]) && q < s->np; q++) {
         if (q == p) continue;
         for (int side = 0; side < EKT_SIDES; side++) {
             if (!s->siege[p][q][side] || s->siege_done[q][side]) continue;
             int rivals = 0;
             for (int r = 0; r < s->np; r++)
                 if (r != p && s->siege[r][q][side]) {
-                    acts[n++] = EKT_FIGHT_RIVALS + q * 100 + side * 10 + r;
+                    EKT_EMIT(EKT_FIGHT_RIVALS + q * 100 + side * 10 + r);
                     rivals++;
                 }
-            if (!rivals) acts[n++] = EKT_FIGHT_SIEGE + q * 10 + side;
+            if (!rivals) EKT_EMIT(EKT_FIGHT_SIEGE + q * 10 + side);
         }
     }
     if (s->opt_sally && s->home[p] > 0)
         for (int side = 0; side < EKT_SIDES; side++) {
             if (s->siege_done[p][side]) continue;
             for (int r = 0; r < s->np; r++)
-                if (r != p && s->siege[r][p][side]) acts[n++] = EKT_FIGHT_SALLY + side * 10 + r;
+                if (r != p && s->siege[r][p][side]) EKT_EMIT(EKT_FIGHT_SALLY + side * 10 + r);
         }
+#undef EKT_EMIT
     return n;
+}
+
+/* Lists the fights player p can name now. */
+static int ekt_fights(const ekt_state *s, int p, int *acts) {
+    return ekt_fights_in(s, ekt_contested(s), p, acts);
 }
 
 /* Gives each Viking on a field one tile (players in turn from the starting player, each taking
@@ -251,10 +275,10 @@ static void ekt_continue(ekt_state *s) {
             return;
         }
         case EKT_CHOOSE: {
-            int acts[GAME_MAX_ACTIONS];
+            int contested = ekt_contested(s);
             for (int i = 0; i < s->np; i++) {
                 int p = (s->chooser + i) % s->np;
-                if (ekt_fights(s, p, acts) > 0) {
+                if (ekt_fights_in(s, contested, p, NULL) > 0) {
                     s->chooser = (uint8_t)p;
                     return;
                 }
@@ -688,6 +712,51 @@ static int ekt_players(const void *st) {
     return ((const ekt_state *)st)->np;
 }
 
+/* Plays uniformly random actions to the end, drawing exactly as game_playout_random would, but
+ * computing order actions by arithmetic instead of listing them. */
+static int ekt_playout(void *st, game_rng *rng) {
+    ekt_state *s = st;
+    int acts[GAME_MAX_ACTIONS], joint[GAME_MAX_PLAYERS];
+    for (;;) {
+        switch (s->phase) {
+        case EKT_OVER: return s->week;
+        case EKT_DRAW:
+        case EKT_ITEMS: ekt_apply(s, ekt_sample(s, rng)); break;
+        case EKT_PLAN: {
+            uint32_t nopt = (uint32_t)(1 + EKT_FIELDS + EKT_SIDES * (s->np - 1));
+            for (int p = 0; p < s->np; p++) {
+                if (s->plan_done[p] || s->planned[p] >= s->home[p]) {
+                    joint[p] = GAME_NO_ACTION;
+                    continue;
+                }
+                int k = (int)rng_below(rng, nopt);
+                if (k < EKT_PLAN_SIEGE) {
+                    joint[p] = k; /* stop, or a field */
+                } else {
+                    int q = (k - EKT_PLAN_SIEGE) / 3, side = (k - EKT_PLAN_SIEGE) % 3;
+                    if (q >= p) q++;
+                    joint[p] = EKT_PLAN_SIEGE + q * 3 + side;
+                }
+            }
+            ekt_apply_joint(s, joint);
+            break;
+        }
+        case EKT_CARDS:
+            for (int p = 0; p < s->np; p++) {
+                int n = ekt_legal(s, p, acts);
+                joint[p] = n > 0 ? acts[rng_below(rng, (uint32_t)n)] : GAME_NO_ACTION;
+            }
+            ekt_apply_joint(s, joint);
+            break;
+        default: {
+            int n = ekt_legal(s, ekt_to_move(s), acts);
+            ekt_apply(s, acts[rng_below(rng, (uint32_t)n)]);
+            break;
+        }
+        }
+    }
+}
+
 /* Sets up a game. */
 int ekt_init(ekt_state *s, int players, const char *options, char *err, size_t errlen) {
     static const char *const known[] = {"sally", "rotten", "weeks", NULL};
@@ -760,5 +829,5 @@ const game_def ekt_game = {
     .parse = ekt_parse,
     .action_text = ekt_action_text,
     .heuristic = ekt_heuristic,
-    .playout = NULL,
+    .playout = ekt_playout,
 };

@@ -37,8 +37,9 @@ static inline void saek_end_turn(saek_state *s) {
         return;
     }
     int p = s->to_move;
-    do p = (p + 1) % s->nplayers;
-    while (!(s->alive >> p & 1));
+    do {
+        if (++p == s->nplayers) p = 0;
+    } while (!(s->alive >> p & 1));
     s->to_move = (uint8_t)p;
     s->phase = SAEK_ROLL;
 }
@@ -63,10 +64,27 @@ static inline int saek_pay_longship(saek_state *s) {
     return 1;
 }
 
-/* Applies a trading roll. */
+/* Ship bit of each 2D6 sum (0 for 2, 7 and 12). */
+static const uint8_t saek_ship_bit[13] = {0, 0, 0, 1, 2, 4, 8, 0, 16, 32, 64, 128, 0};
+
+/* Applies a trading roll. A ship roll either takes the ship's coin or puts one there, so the
+ * ship's bit flips either way and the treasury moves by one; only a roller with nothing to pay
+ * needs a branch. */
 static inline void saek_trade(saek_state *s, int sum) {
     int p = s->to_move;
     s->turns++;
+    uint8_t bit = saek_ship_bit[sum];
+    if (__builtin_expect(bit != 0, 1)) {
+        int has = (s->ships & bit) != 0;
+        if (__builtin_expect(!has && s->coins[p] == 0, 0)) {
+            saek_expel(s, p);
+        } else {
+            s->coins[p] = (int16_t)(s->coins[p] + 2 * has - 1);
+            s->ships ^= bit;
+        }
+        saek_end_turn(s);
+        return;
+    }
     if (sum == 7) {
         if (!saek_pay_longship(s)) {
             saek_end_turn(s);
@@ -80,21 +98,9 @@ static inline void saek_trade(saek_state *s, int sum) {
         }
         return;
     }
-    if (sum == 2 || sum == 12) {
-        s->coins[p] = (int16_t)(s->coins[p] + __builtin_popcount(s->ships));
-        s->ships = 0;
-    } else {
-        uint8_t bit = (uint8_t)(1u << saek_ship_index[sum]);
-        if (s->ships & bit) {
-            s->ships &= (uint8_t)~bit;
-            s->coins[p]++;
-        } else if (s->coins[p] > 0) {
-            s->coins[p]--;
-            s->ships |= bit;
-        } else {
-            saek_expel(s, p);
-        }
-    }
+    /* 2 or 12: every ship's coin */
+    s->coins[p] = (int16_t)(s->coins[p] + __builtin_popcount(s->ships));
+    s->ships = 0;
     saek_end_turn(s);
 }
 
@@ -304,23 +310,50 @@ static int saek_players(const void *st) {
     return ((const saek_state *)st)->nplayers;
 }
 
-/* Plays uniformly random actions to the end (the same draws as game_playout_random). */
-static int saek_playout(void *st, game_rng *rng) {
-    saek_state *s = st;
+/* Plays uniformly random actions to the end (the same draws as game_playout_random). The work
+ * is done on local copies of the state and generator, which the compiler keeps close. */
+static int saek_playout(void *st, game_rng *rng_out) {
+    saek_state s = *(saek_state *)st;
+    game_rng rng = *rng_out;
     int acts[GAME_MAX_ACTIONS];
-    for (;;) {
-        switch (s->phase) {
-        case SAEK_OVER: return s->turns;
-        case SAEK_VDICE: saek_apply_inline(s, (int)rng_below(rng, 3)); break;
-        case SAEK_RAID7: {
-            int n = saek_legal_raid7(s, acts);
-            saek_apply_inline(s, acts[rng_below(rng, (uint32_t)n)]);
+    while (s.phase != SAEK_OVER) {
+        switch (s.phase) {
+        case SAEK_ROLL: {
+            /* the common case in registers: ship rolls that need no expulsion */
+            int p = s.to_move, np = s.nplayers, alive = s.alive, ships = s.ships;
+            int turns = s.turns, cap = s.opt_maxturns ? s.opt_maxturns : 1 << 30;
+            int sum;
+            for (;;) {
+                sum = saek_roll36[rng_below(&rng, 36)];
+                int bit = saek_ship_bit[sum];
+                if (__builtin_expect(!bit, 0) || turns + 1 >= cap) break;
+                int has = (ships & bit) != 0;
+                if (__builtin_expect(!has && s.coins[p] == 0, 0)) break;
+                s.coins[p] = (int16_t)(s.coins[p] + 2 * has - 1);
+                ships ^= bit;
+                turns++;
+                do {
+                    if (++p == np) p = 0;
+                } while (!(alive >> p & 1));
+            }
+            s.to_move = (uint8_t)p;
+            s.ships = (uint8_t)ships;
+            s.turns = turns;
+            saek_trade(&s, sum);
             break;
         }
-        case SAEK_ROLL: saek_trade(s, saek_roll36[rng_below(rng, 36)]); break;
-        default: saek_apply_inline(s, saek_sample_inline(s, rng)); break;
+        case SAEK_VDICE: saek_apply_inline(&s, (int)rng_below(&rng, 3)); break;
+        case SAEK_RAID7: {
+            int n = saek_legal_raid7(&s, acts);
+            saek_apply_inline(&s, acts[rng_below(&rng, (uint32_t)n)]);
+            break;
+        }
+        default: saek_apply_inline(&s, saek_sample_inline(&s, &rng)); break;
         }
     }
+    *(saek_state *)st = s;
+    *rng_out = rng;
+    return s.turns;
 }
 
 /* Expected coins one raid roll brings the mover (7 counted as two coins when available). */

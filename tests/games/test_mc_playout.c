@@ -202,6 +202,9 @@ static void test_bench(void) {
     CHECK_EQ_INT(a.games, 500);
     CHECK_EQ_U64(a.checksum, b.checksum);
     CHECK_EQ_INT(a.length, b.length);
+    CHECK_EQ_INT(playout_bench_run(&ekt_game, 4, NULL, 1, 0, 300, 3, &a, err, sizeof err), 0);
+    CHECK_EQ_INT(playout_bench_run(&ekt_game, 4, NULL, 0, 0, 300, 3, &b, err, sizeof err), 0);
+    CHECK_EQ_U64(a.checksum, b.checksum);
     CHECK(playout_bench_run(&ekt_game, 2, NULL, 0, 0, 5, 3, &a, err, sizeof err) != 0);
 }
 
