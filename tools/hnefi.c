@@ -3,10 +3,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
-#if __has_include("tools/cmd_mc.h")
 #include "tools/cmd_mc.h"
-#define HNEFI_HAVE_MC 1
-#endif
 
 /* One command: its name, its entry point and a line of help. */
 struct command {
@@ -19,9 +16,7 @@ static const struct command commands[] = {
     {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
     {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
-#ifdef HNEFI_HAVE_MC
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
-#endif
 };
 
 /* Prints the list of commands. */
