@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,8 +246,16 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
     for (int i = 0; i < n; i++) {
         char name[128];
         g->action_text(st, player, acts[i], name, sizeof name);
-        printf("  %c %-40s win %.4f  (%d samples)\n", i == best ? '*' : ' ', name, value[i],
-               samples[i]);
+        if (samples[i] > 0 && value[i] >= 0) {
+            /* 95% interval of a mean of shares in [0, 1] (at most the binomial one) */
+            double h = 1.96 * sqrt(value[i] * (1 - value[i]) / samples[i]);
+            printf("  %c %-40s win %.4f +- %.4f  (%d samples)\n", i == best ? '*' : ' ', name,
+                   value[i], h, samples[i]);
+        } else if (value[i] >= 0) {
+            printf("  %c %-40s win %.4f  (exact)\n", i == best ? '*' : ' ', name, value[i]);
+        } else {
+            printf("  %c %-40s not sampled\n", i == best ? '*' : ' ', name);
+        }
     }
     mc_policy_done(&pol);
     return 0;

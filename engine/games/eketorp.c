@@ -86,9 +86,9 @@ static void ekt_place_items(ekt_state *s, int k) {
         int f = d->item_field[k][i], m = d->item_material[k][i];
         if (s->supply[m] == 0) continue; /* the box is out of this material */
         if (s->opt_rotten && m <= 2) {
-            int on = 0;
-            for (int mm = 1; mm <= 2; mm++) on += s->ftile[f][mm];
-            if (on >= 3) continue; /* rotten */
+            /* rotten=1: foliage and wood together at most 3; rotten=2: each at most 3 */
+            int on = s->opt_rotten == 2 ? s->ftile[f][m] : s->ftile[f][1] + s->ftile[f][2];
+            if (on >= 3) continue; /* rotten: the tile stays in the box */
         }
         s->supply[m]--;
         s->ftile[f][m]++;
@@ -768,7 +768,7 @@ int ekt_init(ekt_state *s, int players, const char *options, char *err, size_t e
     if (game_check_options(options, known, err, errlen)) return -1;
     int sally = 0, rotten = 0, weeks = 12;
     if (game_option_int(options, "sally", 0, 1, &sally, err, errlen) ||
-        game_option_int(options, "rotten", 0, 1, &rotten, err, errlen) ||
+        game_option_int(options, "rotten", 0, 2, &rotten, err, errlen) ||
         game_option_int(options, "weeks", 1, 60, &weeks, err, errlen))
         return -1;
     const ekt_data *d = ekt_data_current();
@@ -809,7 +809,8 @@ const game_def ekt_game = {
     .default_players = 4,
     .state_size = sizeof(ekt_state),
     .options_help = "sally=0|1      add-on rule: the defender may sally (default 0)\n"
-                    "rotten=0|1     add-on rule: foliage and wood rot above 3 per field (0)\n"
+                    "rotten=0|1|2   add-on rule: foliage and wood rot above 3 per field, counted\n"
+                    "               together (1) or each on its own (2); default 0\n"
                     "weeks=N        weeks at most (default 12)\n",
     .init = ekt_init_any,
     .node = ekt_node,

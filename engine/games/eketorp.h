@@ -138,7 +138,7 @@ int ekt_data_parse(const char *text, ekt_data *out, char *err, size_t errlen);
 /* Makes `d` the data for games set up from now on (call before starting threads). */
 void ekt_data_set(const ekt_data *d);
 
-/* Sets up a game; options: sally=0|1, rotten=0|1, weeks=N. */
+/* Sets up a game; options: sally=0|1, rotten=0|1|2, weeks=N. */
 int ekt_init(ekt_state *s, int players, const char *options, char *err, size_t errlen);
 
 /* Points of player p now: stronghold tiles, amulets, and 5 for completing it. */

@@ -140,6 +140,18 @@ static void test_items(void) {
     s.phase = EKT_ITEMS;
     ekt_game.apply(&s, 0); /* card 0 puts two foliage on a */
     CHECK_EQ_INT(s.ftile[0][1], 3);
+    s = make(4, "rotten=1");
+    s.ftile[0][1] = 1;
+    s.ftile[0][2] = 1;
+    s.phase = EKT_ITEMS;
+    ekt_game.apply(&s, 0); /* together: one more fits */
+    CHECK_EQ_INT(s.ftile[0][1], 2);
+    s = make(4, "rotten=2");
+    s.ftile[0][1] = 1;
+    s.ftile[0][2] = 3;
+    s.phase = EKT_ITEMS;
+    ekt_game.apply(&s, 0); /* each on its own: both foliage fit */
+    CHECK_EQ_INT(s.ftile[0][1], 3);
     s = make(4, NULL);
     s.ftile[0][1] = 3;
     s.phase = EKT_ITEMS;
