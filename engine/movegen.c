@@ -79,6 +79,15 @@ static inline int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t
     return c;
 }
 
+/* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
+bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
+    int n = g->size;
+    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
+    bb_t r = bb_north(fill_up(gen, pro, n), g) | bb_south(fill_down(gen, pro, n), g) |
+             bb_east(fill_up(gen, pe, 1), g) | bb_west(fill_down(gen, pw, 1), g);
+    return r & land;
+}
+
 /* Counts the moves of side s (whoever is to move). */
 int count_side_moves(const struct position *p, int s) {
     const struct variant *v = p->v;

@@ -22,6 +22,9 @@ int count_moves(const struct position *p);
 /* Counts the moves of side s (whoever is to move). */
 int count_side_moves(const struct position *p, int s);
 
+/* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
+bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land);
+
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
 bb_t piece_targets(const struct position *p, int sq);
 

@@ -48,5 +48,7 @@ extern const char cli_game_usage[];
 int cmd_show(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_variant(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"analyze", cmd_analyze, "analyze a position: one line per depth, then the best move"},
+    {"bench", cmd_bench, "search the bench positions: the node signature and nodes/s"},
     {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
     {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},

@@ -1,0 +1,81 @@
+/* The evaluation terms: material, the king's way out, mobility, guards and pressure. */
+#include "search/eval.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+
+const struct eval_weights eval_default_weights = {
+#define EVAL_DEFAULT(name, def) .name = def,
+    EVAL_WEIGHT_LIST(EVAL_DEFAULT)
+#undef EVAL_DEFAULT
+};
+
+/* Evaluates p from the side to move's point of view. */
+int eval_position(const struct position *p, const struct eval_weights *w) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t occ = pos_occupied(p), empty = g->board & ~occ;
+    int score = w->defender * bb_popcount(p->def) - w->attacker * bb_popcount(p->att);
+
+    /* the king's way out: squares reachable in one and two slides */
+    bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
+    bb_t one = slide_set(g, p->king, kpro, kland);
+    score += w->king_mobility * bb_popcount(one);
+    bb_t two = slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
+    if (two) {
+        score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
+    } else {
+        bb_t reach2 = slide_set(g, one, kpro, kland);
+        if (slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
+    }
+
+    /* guards and pressure around the king and the corners */
+    bb_t around = bb_neighbours(p->king, g);
+    score -= w->king_attackers * bb_popcount(around & p->att);
+    score += w->king_guards * bb_popcount(around & p->def);
+    if (v->escape == ESCAPE_CORNER) {
+        score -= w->corner_guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
+        if (p->king & g->edge) score += w->edge_king;
+    }
+    score = p->side == SIDE_DEFENDERS ? score : -score;
+    return score + w->tempo;
+}
+
+/* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
+bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen) {
+    struct eval_weights r = *w;
+    const char *s = text;
+    while (*s) {
+        s += strspn(s, " ,\t\r\n");
+        if (!*s) break;
+        size_t len = strcspn(s, " ,\t\r\n");
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < 63 ? len : 63), s);
+        char *eq = strchr(tok, '=');
+        char *end = NULL;
+        long val = eq ? strtol(eq + 1, &end, 10) : 0;
+        if (!eq || !end || *end || end == eq + 1 || val < -100000 || val > 100000) {
+            snprintf(err, errlen, "evaluation weight '%s': expected name=integer", tok);
+            return false;
+        }
+        *eq = 0;
+        bool found = false;
+#define EVAL_SET(name, def)                                                                        \
+    if (strcmp(tok, #name) == 0) {                                                                 \
+        r.name = (int)val;                                                                         \
+        found = true;                                                                              \
+    }
+        EVAL_WEIGHT_LIST(EVAL_SET)
+#undef EVAL_SET
+        if (!found) {
+            snprintf(err, errlen, "unknown evaluation weight '%s'", tok);
+            return false;
+        }
+        s += len;
+    }
+    *w = r;
+    return true;
+}

@@ -1,0 +1,46 @@
+/*
+ * Static evaluation of tafl positions, in one place with its weights in one table.
+ *
+ * The score is in "centi-men" (100 = about one man) from the point of view of the side to move.
+ * Every term is computed for the defenders and negated for the attackers, so a table of weights
+ * (struct eval_weights) says everything the evaluation knows. A later tuner can load weights from
+ * a file with eval_weights_parse ("name=value" pairs).
+ */
+#ifndef HNEFI_SEARCH_EVAL_H
+#define HNEFI_SEARCH_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/position.h"
+
+/* The evaluation's weights; the X-macro lists each as (name, default). */
+#define EVAL_WEIGHT_LIST(X)                                                                        \
+    X(attacker, 100)         /* each attacker man (counts for the attackers) */                    \
+    X(defender, 200)         /* each defender man */                                               \
+    X(escape_in_two, 260)    /* the king could reach an escape square in two moves */              \
+    X(escape_routes_two, 60) /* each further escape square reachable in two moves */               \
+    X(escape_in_three, 70)   /* the king needs three moves to escape */                            \
+    X(king_mobility, 4)      /* each square the king can move to */                                \
+    X(corner_guard, 30)      /* each attacker on a square next to a corner (attackers) */          \
+    X(king_attackers, 25)    /* each attacker beside the king (attackers) */                       \
+    X(king_guards, 8)        /* each defender beside the king */                                   \
+    X(edge_king, 20)         /* the king on the edge, corner-escape variants */                    \
+    X(tempo, 10)             /* the side to move */
+
+struct eval_weights {
+#define EVAL_FIELD(name, def) int name;
+    EVAL_WEIGHT_LIST(EVAL_FIELD)
+#undef EVAL_FIELD
+};
+
+/* The built-in weights. */
+extern const struct eval_weights eval_default_weights;
+
+/* Evaluates p from the side to move's point of view. */
+int eval_position(const struct position *p, const struct eval_weights *w);
+
+/* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
+bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,666 @@
+/* Iterative deepening PVS with a shared table, tafl threat handling, time control, Lazy SMP. */
+#include "search/search.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/movegen.h"
+#include "search/tt.h"
+
+enum { HISTORY_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2, QS_THREAT_PLIES = 4 };
+
+/* One search thread's own state. */
+struct thread {
+    struct search *s;
+    int index;
+    pthread_t handle;
+    uint64_t nodes;      /* written by the owner only; read relaxed by the main thread */
+    uint64_t last_check; /* nodes at the last look at the clock */
+    int seldepth;
+    int root_depth;
+    /* keys of the game since its last capture and of the current search path */
+    uint64_t keys[HISTORY_MAX];
+    int nkeys;
+    move_t killers[SEARCH_MAX_PLY][2];
+    int history[SIDE_NB][BB_MAX_SQUARES][BB_MAX_SQUARES];
+    move_t pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
+    int pv_len[SEARCH_MAX_PLY];
+    /* root */
+    move_t root_moves[MAX_MOVES];
+    int nroot;
+    move_t excluded[SEARCH_MAX_MULTIPV];
+    int nexcluded;
+    move_t best_move;
+    int best_score, completed_depth;
+};
+
+struct search {
+    struct tt tt;
+    struct thread *threads[SEARCH_MAX_THREADS];
+    int nthreads; /* pool threads created (helpers) + 1 */
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    int generation; /* bumped to start helpers */
+    int running;    /* helpers still searching */
+    bool quit;
+    atomic_bool stop;
+    /* the search in progress */
+    const struct tafl *game;
+    struct search_limits limits;
+    struct search_options opt;
+    const struct search_callbacks *cb;
+    struct timespec start;
+    int64_t soft_ms, hard_ms;
+};
+
+/* Returns milliseconds since the search started. */
+static int64_t elapsed_ms(const struct search *s) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)(now.tv_sec - s->start.tv_sec) * 1000 +
+           (now.tv_nsec - s->start.tv_nsec) / 1000000;
+}
+
+/* Returns true if score is a forced win or loss; *plies gets its length. */
+bool search_score_is_win(int score, int *plies) {
+    if (score >= SCORE_WIN_MIN)
+        *plies = SCORE_WIN - score;
+    else if (score <= -SCORE_WIN_MIN)
+        *plies = SCORE_WIN + score;
+    else
+        return false;
+    return true;
+}
+
+/* Sums the nodes of every thread. */
+static uint64_t total_nodes(const struct search *s) {
+    uint64_t n = 0;
+    for (int i = 0; i < s->nthreads; i++)
+        n += __atomic_load_n(&s->threads[i]->nodes, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* Checks the clock and node limit (main thread only) and raises the stop flag when they run out. */
+static void check_limits(struct thread *t) {
+    struct search *s = t->s;
+    if (t->index != 0 || t->nodes - t->last_check < 512) return;
+    t->last_check = t->nodes;
+    if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) atomic_store(&s->stop, true);
+    if (s->hard_ms > 0 && elapsed_ms(s) >= s->hard_ms) atomic_store(&s->stop, true);
+}
+
+/* Returns the score of the end the board rules decided in p (for the side to move). */
+static int end_score(const struct position *p, int ply) {
+    if (p->result == RESULT_DRAW) return 0;
+    bool mover_to_move_wins = (p->result == RESULT_ATTACKERS) == (p->side == SIDE_ATTACKERS);
+    return mover_to_move_wins ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+}
+
+/* Returns the score of a repeated position for the side to move, by the variant's rule. */
+static int repetition_score(const struct position *p, int ply) {
+    switch (p->v->repetition) {
+    case REP_DRAW: return 0;
+    case REP_WIN_REPEATER: return -(SCORE_WIN - ply);
+    case REP_LOSS_DEFENDERS:
+        return p->side == SIDE_ATTACKERS ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+    default: return SCORE_WIN - ply; /* loss for the repeater, or an illegal move */
+    }
+}
+
+/* Tells whether the key of the new position (keys[nkeys-1]) repeats one with the same side. */
+static bool is_repetition(const struct thread *t) {
+    uint64_t key = t->keys[t->nkeys - 1];
+    for (int i = t->nkeys - 3; i >= 0; i -= 2)
+        if (t->keys[i] == key) return true;
+    return false;
+}
+
+/* Returns a move that escapes at once, or MOVE_NONE (defenders to move). */
+static move_t escape_in_one(const struct position *p) {
+    const struct variant *v = p->v;
+    bb_t empty = v->g.board & ~pos_occupied(p);
+    bb_t t = slide_set(&v->g, p->king, empty & ~v->king_block, empty & ~v->king_forbidden) &
+             v->escape_mask;
+    return t ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
+}
+
+/* Returns an attacker move that captures the king at once, or MOVE_NONE (attackers to move). */
+static move_t king_capture_in_one(const struct position *p) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t empty = g->board & ~pos_occupied(p) & ~p->v->men_forbidden;
+    bb_t spots = bb_neighbours(p->king, g) & empty;
+    while (spots) {
+        int to = bb_pop(&spots);
+        for (int d = 0; d < DIR_NB; d++) {
+            int s = g->nb[to][d];
+            while (s >= 0 && !bb_has(pos_occupied(p), s) && !bb_has(p->v->men_block, s))
+                s = g->nb[s][d];
+            if (s < 0 || !bb_has(p->att, s)) continue;
+            struct position after;
+            move_t m = move_make(s, to);
+            pos_make(&after, p, m);
+            if (after.result == RESULT_ATTACKERS) return m;
+        }
+    }
+    return MOVE_NONE;
+}
+
+/* Tells whether the side not to move threatens to win on its next move. */
+static bool threatened(const struct position *p) {
+    struct position q = *p;
+    q.side = (uint8_t)!p->side;
+    return p->side == SIDE_ATTACKERS ? escape_in_one(&q) != MOVE_NONE
+                                     : king_capture_in_one(&q) != MOVE_NONE;
+}
+
+/* Returns the immediate winning move of the side to move, if it has one. */
+static move_t win_in_one(const struct position *p) {
+    return p->side == SIDE_DEFENDERS ? escape_in_one(p) : king_capture_in_one(p);
+}
+
+/* Gives each move an ordering score: table move, winning threats, killers, history. */
+static void score_moves(const struct thread *t, const struct position *p, const move_t *moves,
+                        int *scores, int n, move_t tt_move, int ply) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t near_king = bb_neighbours(p->king, g);
+    bb_t contact = bb_neighbours(p->side == SIDE_ATTACKERS ? p->def : p->att, g);
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        int from = move_from(m), to = move_to(m), sc;
+        if (m == tt_move)
+            sc = 1 << 30;
+        else if (bb_has(p->v->escape_mask, to) && from == p->king_sq)
+            sc = 1 << 29;
+        else {
+            sc = t->history[p->side][from][to];
+            if (m == t->killers[ply][0])
+                sc += 1 << 22;
+            else if (m == t->killers[ply][1])
+                sc += 1 << 21;
+            if (bb_has(contact, to)) sc += 1 << 18; /* contact: maybe a capture */
+            if (p->side == SIDE_ATTACKERS && bb_has(near_king, to)) sc += 1 << 20;
+        }
+        scores[i] = sc;
+    }
+}
+
+/* Moves the best-scored remaining move to position i. */
+static void pick(move_t *moves, int *scores, int n, int i) {
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (scores[j] > scores[best]) best = j;
+    move_t m = moves[i];
+    int sc = scores[i];
+    moves[i] = moves[best];
+    scores[i] = scores[best];
+    moves[best] = m;
+    scores[best] = sc;
+}
+
+/* Records a quiet move that caused a cutoff. */
+static void update_history(struct thread *t, const struct position *p, move_t m, int depth,
+                           int ply) {
+    int *h = &t->history[p->side][move_from(m)][move_to(m)];
+    *h += depth * depth;
+    if (*h > (1 << 17)) {
+        for (int a = 0; a < BB_MAX_SQUARES; a++)
+            for (int b = 0; b < BB_MAX_SQUARES; b++) t->history[p->side][a][b] /= 2;
+    }
+    if (t->killers[ply][0] != m) {
+        t->killers[ply][1] = t->killers[ply][0];
+        t->killers[ply][0] = m;
+    }
+}
+
+/* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */
+static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
+                   int qply) {
+    if (ply > t->seldepth) t->seldepth = ply;
+    if (win_in_one(p)) return SCORE_WIN - ply - 1;
+    if (ply >= SEARCH_MAX_PLY - 2) return eval_position(p, &t->s->opt.weights);
+    bool threat = qply < QS_THREAT_PLIES && threatened(p);
+    if (!threat) {
+        int stand = eval_position(p, &t->s->opt.weights);
+        return stand;
+    }
+    /* the opponent wins next move unless we answer: try every move */
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
+    int best = -SCORE_INF;
+    struct position child;
+    for (int i = 0; i < n; i++) {
+        pos_make(&child, p, moves[i]);
+        t->nodes++;
+        int score;
+        if (child.result != RESULT_NONE)
+            score = -end_score(&child, ply + 1);
+        else
+            score = -qsearch(t, &child, -beta, -alpha, ply + 1, qply + 1);
+        if (score > best) {
+            best = score;
+            if (score > alpha) alpha = score;
+            if (alpha >= beta) break;
+        }
+    }
+    return best;
+}
+
+/* The principal-variation alpha-beta search of one node. */
+static int search_node(struct thread *t, const struct position *p, int alpha, int beta, int depth,
+                       int ply, bool pv_node, bool null_ok) {
+    struct search *s = t->s;
+    t->pv_len[ply] = 0;
+    if (depth <= 0) return qsearch(t, p, alpha, beta, ply, 0);
+    check_limits(t);
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
+    if (ply > t->seldepth) t->seldepth = ply;
+    if (ply >= SEARCH_MAX_PLY - 2) return eval_position(p, &s->opt.weights);
+
+    /* mate-distance pruning */
+    int lo = -(SCORE_WIN - ply), hi = SCORE_WIN - ply - 1;
+    if (alpha < lo) alpha = lo;
+    if (beta > hi) beta = hi;
+    if (alpha >= beta) return alpha;
+
+    struct tt_hit hit;
+    move_t tt_move = MOVE_NONE;
+    if (tt_probe(&s->tt, p->key, &hit)) {
+        tt_move = hit.move;
+        int sc = tt_score_from(hit.score, ply);
+        if (!pv_node && hit.depth >= depth &&
+            (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && sc >= beta) ||
+             (hit.bound == TT_UPPER && sc <= alpha)))
+            return sc;
+    }
+    move_t win = win_in_one(p);
+    if (win) {
+        t->pv[ply][0] = win;
+        t->pv_len[ply] = 1;
+        return SCORE_WIN - ply - 1;
+    }
+    bool threat = threatened(p);
+    int static_eval = eval_position(p, &s->opt.weights);
+
+    /* null move: give the opponent a free move; if we still beat beta, cut */
+    if (s->opt.null_move && null_ok && !pv_node && depth >= 3 && !threat && static_eval >= beta &&
+        beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN) {
+        struct position null = *p;
+        null.side = (uint8_t)!p->side;
+        null.key ^= zobrist_side;
+        /* the reduced search keeps at least one ply, so the opponent's wins in one (forts,
+           encirclements) are seen after the pass */
+        int r = 2 + depth / 4;
+        if (r > depth - 2) r = depth - 2;
+        t->keys[t->nkeys++] = null.key;
+        int sc = -search_node(t, &null, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+        t->nkeys--;
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
+        if (sc >= beta && sc < SCORE_WIN_MIN) return sc;
+    }
+
+    move_t moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    int n = ply == 0 ? t->nroot : gen_moves(p, moves);
+    if (ply == 0) memcpy(moves, t->root_moves, (size_t)n * sizeof *moves);
+    if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
+    score_moves(t, p, moves, scores, n, tt_move, ply);
+
+    int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
+    move_t best_move = MOVE_NONE;
+    struct position child;
+    for (int i = 0; i < n; i++) {
+        pick(moves, scores, n, i);
+        move_t m = moves[i];
+        if (ply == 0) {
+            bool skip = false;
+            for (int k = 0; k < t->nexcluded; k++) skip |= t->excluded[k] == m;
+            if (skip) continue;
+        }
+        bb_t caught = pos_make(&child, p, m);
+        t->nodes++;
+        t->keys[t->nkeys++] = child.key;
+        int score;
+        if (child.result != RESULT_NONE) {
+            score = -end_score(&child, ply + 1);
+            t->pv_len[ply + 1] = 0;
+        } else if (!caught && is_repetition(t)) {
+            score = -repetition_score(&child, ply + 1);
+            t->pv_len[ply + 1] = 0;
+        } else {
+            int new_depth = depth - 1;
+            if (searched == 0) {
+                score = -search_node(t, &child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
+            } else {
+                int r = 0;
+                /* late quiet moves are reduced, but never king moves or moves beside the king:
+                   escapes, forts and captures of the king grow from those */
+                bool king_area = move_from(m) == p->king_sq ||
+                                 bb_has(bb_neighbours(p->king, &p->v->g), move_to(m));
+                if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
+                    scores[i] < (1 << 20))
+                    r = 1 + (searched >= 12) + (depth >= 8);
+                if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
+                score = -search_node(t, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false,
+                                     true);
+                if (score > alpha && r > 0)
+                    score = -search_node(t, &child, -alpha - 1, -alpha, new_depth, ply + 1, false,
+                                         true);
+                if (score > alpha && score < beta)
+                    score = -search_node(t, &child, -beta, -alpha, new_depth, ply + 1, true, true);
+            }
+        }
+        t->nkeys--;
+        searched++;
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
+        if (score > best) {
+            best = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                t->pv[ply][0] = m;
+                memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)t->pv_len[ply + 1] * sizeof(move_t));
+                t->pv_len[ply] = t->pv_len[ply + 1] + 1;
+                if (alpha >= beta) {
+                    if (!caught) update_history(t, p, m, depth, ply);
+                    break;
+                }
+            }
+        }
+    }
+    if (searched == 0) return alpha; /* every root move excluded */
+    enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_store(&s->tt, p->key, best_move, tt_score_to(best, ply), static_eval, depth, bound);
+    return best;
+}
+
+/* Runs one iteration for one MultiPV slot with an aspiration window around prev. */
+static int aspiration(struct thread *t, const struct position *root, int depth, int prev) {
+    int delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
+    if (depth >= 5 && prev > -SCORE_WIN_MIN && prev < SCORE_WIN_MIN) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    for (;;) {
+        int score = search_node(t, root, alpha, beta, depth, 0, true, false);
+        if (atomic_load_explicit(&t->s->stop, memory_order_relaxed)) return score;
+        if (score <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+        } else if (score >= beta) {
+            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+        } else {
+            return score;
+        }
+        delta *= 2;
+        if (delta > 1000) alpha = -SCORE_INF, beta = SCORE_INF;
+    }
+}
+
+/* Iterative deepening for one thread; the main thread reports and decides when to stop. */
+static void iterate(struct thread *t) {
+    struct search *s = t->s;
+    const struct position *root = tafl_pos(s->game);
+    int max_depth = s->limits.depth > 0 ? s->limits.depth : SEARCH_MAX_PLY - 8;
+    int multipv = t->index == 0 ? s->opt.multipv : 1;
+    if (multipv > t->nroot) multipv = t->nroot;
+    int prev[SEARCH_MAX_MULTIPV] = {0};
+    t->completed_depth = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        /* helpers skip some depths so the threads spread over the tree */
+        if (t->index > 0 && depth > 1 && (depth + t->index) % 3 == 0) continue;
+        t->root_depth = depth;
+        t->nexcluded = 0;
+        struct search_line lines[SEARCH_MAX_MULTIPV];
+        int done = 0;
+        for (int k = 0; k < multipv; k++) {
+            t->seldepth = 0;
+            int score = aspiration(t, root, depth, prev[k]);
+            if (atomic_load_explicit(&s->stop, memory_order_relaxed) && depth > 1) break;
+            prev[k] = score;
+            struct search_line *l = &lines[k];
+            l->multipv = k + 1;
+            l->depth = depth;
+            l->seldepth = t->seldepth;
+            l->score = score;
+            l->pv_len = t->pv_len[0];
+            memcpy(l->pv, t->pv[0], (size_t)l->pv_len * sizeof(move_t));
+            if (l->pv_len == 0) break;
+            t->excluded[t->nexcluded++] = l->pv[0];
+            done++;
+        }
+        if (done == 0) break;
+        /* sort this iteration's lines by score, best first */
+        for (int a = 1; a < done; a++)
+            for (int b = a; b > 0 && lines[b].score > lines[b - 1].score; b--) {
+                struct search_line tmp = lines[b];
+                lines[b] = lines[b - 1];
+                lines[b - 1] = tmp;
+            }
+        t->best_move = lines[0].pv[0];
+        t->best_score = lines[0].score;
+        t->completed_depth = depth;
+        memcpy(t->pv[0], lines[0].pv, (size_t)lines[0].pv_len * sizeof(move_t));
+        t->pv_len[0] = lines[0].pv_len;
+        if (t->index != 0) {
+            if (atomic_load_explicit(&s->stop, memory_order_relaxed)) break;
+            continue;
+        }
+        int64_t ms = elapsed_ms(s);
+        uint64_t nodes = total_nodes(s);
+        int hashfull = tt_hashfull(&s->tt);
+        for (int k = 0; k < done; k++) {
+            lines[k].multipv = k + 1;
+            lines[k].nodes = nodes;
+            lines[k].time_ms = ms;
+            lines[k].nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes * 1000;
+            lines[k].hashfull = hashfull;
+            if (s->cb && s->cb->on_iteration) s->cb->on_iteration(&lines[k], s->cb->ctx);
+        }
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed)) break;
+        int plies;
+        if (!s->limits.infinite && search_score_is_win(lines[0].score, &plies) && plies <= depth)
+            break; /* a forced result was proved */
+        if (!s->limits.infinite && s->soft_ms > 0 && ms >= s->soft_ms) break;
+        if (t->nroot == 1 && !s->limits.infinite && (s->soft_ms > 0 || s->hard_ms > 0)) break;
+    }
+}
+
+/* Body of a pool thread: wait for a search, run it, report done. */
+static void *worker(void *arg) {
+    struct thread *t = arg;
+    struct search *s = t->s;
+    int seen = 0;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->quit && s->generation == seen) pthread_cond_wait(&s->wake, &s->lock);
+        if (s->quit) break;
+        seen = s->generation;
+        pthread_mutex_unlock(&s->lock);
+        iterate(t);
+        pthread_mutex_lock(&s->lock);
+        if (--s->running == 0) pthread_cond_broadcast(&s->done);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Sets the default options: one thread, one line, 30 ms overhead, default weights. */
+void search_options_default(struct search_options *o) {
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    o->multipv = 1;
+    o->move_overhead_ms = 30;
+    o->weights = eval_default_weights;
+    o->null_move = false; /* off: it hides slow threats (forts), see docs/search.md */
+    o->lmr = true;
+}
+
+/* Creates a search context with a table of hash_mib MiB (NULL if out of memory). */
+struct search *search_new(size_t hash_mib) {
+    struct search *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->threads[0] = calloc(1, sizeof(struct thread));
+    if (!s->threads[0] || !tt_resize(&s->tt, hash_mib)) {
+        free(s->threads[0]);
+        free(s);
+        return NULL;
+    }
+    s->threads[0]->s = s;
+    s->nthreads = 1;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    pthread_cond_init(&s->done, NULL);
+    atomic_init(&s->stop, false);
+    return s;
+}
+
+/* Makes the pool hold n threads in all (the caller's thread is thread 0). */
+static void set_threads(struct search *s, int n) {
+    if (n < 1) n = 1;
+    if (n > SEARCH_MAX_THREADS) n = SEARCH_MAX_THREADS;
+    if (n == s->nthreads) return;
+    /* stop every helper, then start the wanted number */
+    pthread_mutex_lock(&s->lock);
+    s->quit = true;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 1; i < s->nthreads; i++) {
+        pthread_join(s->threads[i]->handle, NULL);
+        free(s->threads[i]);
+    }
+    s->quit = false;
+    s->nthreads = 1;
+    for (int i = 1; i < n; i++) {
+        struct thread *t = calloc(1, sizeof *t);
+        if (!t) break;
+        t->s = s;
+        t->index = i;
+        if (pthread_create(&t->handle, NULL, worker, t) != 0) {
+            free(t);
+            break;
+        }
+        s->threads[s->nthreads++] = t;
+    }
+}
+
+/* Stops and joins the threads and frees everything. */
+void search_free(struct search *s) {
+    if (!s) return;
+    set_threads(s, 1);
+    free(s->threads[0]);
+    tt_free(&s->tt);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    pthread_cond_destroy(&s->done);
+    free(s);
+}
+
+/* Resizes the transposition table; false if out of memory (the old table stays). */
+bool search_set_hash(struct search *s, size_t mib) {
+    return tt_resize(&s->tt, mib);
+}
+
+/* Clears the table and the move-ordering history (a new game). */
+void search_clear(struct search *s) {
+    tt_clear(&s->tt);
+    for (int i = 0; i < s->nthreads; i++) {
+        memset(s->threads[i]->history, 0, sizeof s->threads[i]->history);
+        memset(s->threads[i]->killers, 0, sizeof s->threads[i]->killers);
+    }
+}
+
+/* Asks a running search to stop as soon as it can (safe from any thread). */
+void search_stop(struct search *s) {
+    atomic_store(&s->stop, true);
+}
+
+/* Sets the soft and hard time limits from the limits and options. */
+static void plan_time(struct search *s, int side) {
+    const struct search_limits *l = &s->limits;
+    int64_t overhead = s->opt.move_overhead_ms;
+    s->soft_ms = s->hard_ms = 0;
+    if (l->infinite) return;
+    if (l->movetime_ms > 0) {
+        s->hard_ms = l->movetime_ms - overhead > 1 ? l->movetime_ms - overhead : 1;
+        return;
+    }
+    if (l->time_ms[side] >= 0 && (l->time_ms[side] > 0 || l->inc_ms[side] > 0)) {
+        int64_t left = l->time_ms[side], inc = l->inc_ms[side] > 0 ? l->inc_ms[side] : 0;
+        int togo = l->movestogo > 0 ? l->movestogo : 30;
+        int64_t usable = left - overhead;
+        if (usable < 1) usable = 1;
+        int64_t soft = usable / togo + inc * 3 / 4;
+        int64_t hard = soft * 4;
+        int64_t cap = usable * 4 / 5 > 1 ? usable * 4 / 5 : 1;
+        if (hard > cap) hard = cap;
+        if (soft > hard) soft = hard;
+        s->soft_ms = soft > 0 ? soft : 1;
+        s->hard_ms = hard > 0 ? hard : 1;
+    }
+}
+
+/*
+ * Searches the current position of game within the limits, blocking until done; reports through
+ * cb and fills *out.
+ */
+void search_run(struct search *s, const struct tafl *game, const struct search_limits *limits,
+                const struct search_options *opt, const struct search_callbacks *cb,
+                struct search_result *out) {
+    memset(out, 0, sizeof *out);
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    set_threads(s, opt->threads);
+    s->game = game;
+    s->limits = *limits;
+    s->opt = *opt;
+    if (s->opt.multipv < 1) s->opt.multipv = 1;
+    if (s->opt.multipv > SEARCH_MAX_MULTIPV) s->opt.multipv = SEARCH_MAX_MULTIPV;
+    s->cb = cb;
+    atomic_store(&s->stop, false);
+    tt_new_search(&s->tt);
+    const struct position *root = tafl_pos(game);
+    plan_time(s, root->side);
+
+    /* every thread gets the root moves and the game's keys since its last capture */
+    move_t root_moves[MAX_MOVES];
+    int nroot = tafl_legal_moves(game, root_moves);
+    int first = game->n;
+    while (first > 0 && !game->captures[first - 1] && game->n - first < MAX_GAME_PLIES) first--;
+    for (int i = 0; i < s->nthreads; i++) {
+        struct thread *t = s->threads[i];
+        t->nodes = t->last_check = 0;
+        t->nroot = nroot;
+        memcpy(t->root_moves, root_moves, (size_t)nroot * sizeof(move_t));
+        t->nkeys = 0;
+        for (int j = first; j <= game->n; j++) t->keys[t->nkeys++] = game->pos[j].key;
+        t->best_move = nroot ? root_moves[0] : MOVE_NONE;
+        t->best_score = 0;
+        t->completed_depth = 0;
+        memset(t->killers, 0, sizeof t->killers);
+    }
+    if (nroot > 0 && game->result == RESULT_NONE) {
+        pthread_mutex_lock(&s->lock);
+        s->running = s->nthreads - 1;
+        s->generation++;
+        pthread_cond_broadcast(&s->wake);
+        pthread_mutex_unlock(&s->lock);
+        iterate(s->threads[0]);
+        atomic_store(&s->stop, true);
+        pthread_mutex_lock(&s->lock);
+        while (s->running > 0) pthread_cond_wait(&s->done, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+    }
+    struct thread *main_thread = s->threads[0];
+    out->best = nroot ? main_thread->best_move : MOVE_NONE;
+    out->ponder = main_thread->pv_len[0] > 1 && main_thread->pv[0][0] == out->best
+                      ? main_thread->pv[0][1]
+                      : MOVE_NONE;
+    out->score = main_thread->best_score;
+    out->depth = main_thread->completed_depth;
+    out->nodes = total_nodes(s);
+    out->time_ms = elapsed_ms(s);
+    if (cb && cb->on_bestmove) cb->on_bestmove(out->best, out->ponder, cb->ctx);
+}

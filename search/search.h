@@ -1,0 +1,112 @@
+/*
+ * The tafl search: iterative deepening, principal-variation alpha-beta with aspiration windows,
+ * a shared transposition table, and Lazy SMP on a persistent thread pool.
+ *
+ * Scores are from the side to move's point of view in centi-men; a win in n plies scores
+ * SCORE_WIN - n, a loss in n plies -(SCORE_WIN - n), so shorter wins score higher. The search
+ * never prints: it reports each finished iteration (and each MultiPV line) through
+ * struct search_callbacks. With one thread it is deterministic: the same position, options, limits
+ * and table contents give the same nodes, lines and move.
+ *
+ * A node is one position the search enters by making a move (main search and quiescence alike);
+ * the root is not counted.
+ */
+#ifndef HNEFI_SEARCH_SEARCH_H
+#define HNEFI_SEARCH_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/tafl.h"
+#include "search/eval.h"
+
+enum {
+    SCORE_WIN = 30000,
+    SCORE_WIN_MIN = 29000, /* scores at or beyond this are forced wins */
+    SCORE_INF = 31000,
+    SEARCH_MAX_PLY = 128,
+    SEARCH_MAX_THREADS = 64,
+    SEARCH_MAX_MULTIPV = 64,
+};
+
+/* What bounds a search; zero fields do not bound it. Clocks are per side (enum side). */
+struct search_limits {
+    int depth;
+    uint64_t nodes;
+    int64_t movetime_ms;
+    int64_t time_ms[2]; /* remaining clock, < 0 when there is no clock */
+    int64_t inc_ms[2];
+    int movestogo;
+    bool infinite; /* search until search_stop */
+};
+
+/* Options that shape a search. */
+struct search_options {
+    int threads;
+    int multipv;
+    int move_overhead_ms;
+    struct eval_weights weights;
+    bool null_move; /* null-move pruning */
+    bool lmr;       /* late-move reductions */
+};
+
+/* One finished line: what an iteration found for one MultiPV slot. */
+struct search_line {
+    int multipv; /* 1-based */
+    int depth, seldepth;
+    int score;
+    uint64_t nodes, nps;
+    int64_t time_ms;
+    int hashfull; /* permille */
+    int pv_len;
+    move_t pv[SEARCH_MAX_PLY];
+};
+
+/* The callbacks a search reports through; any may be NULL. */
+struct search_callbacks {
+    void (*on_iteration)(const struct search_line *line, void *ctx);
+    void (*on_bestmove)(move_t best, move_t ponder, void *ctx);
+    void *ctx;
+};
+
+/* What a finished search found. */
+struct search_result {
+    move_t best, ponder;
+    int score, depth;
+    uint64_t nodes;
+    int64_t time_ms;
+};
+
+struct search;
+
+/* Sets the default options: one thread, one line, 30 ms overhead, default weights. */
+void search_options_default(struct search_options *o);
+
+/* Creates a search context with a table of hash_mib MiB (NULL if out of memory). */
+struct search *search_new(size_t hash_mib);
+
+/* Stops and joins the threads and frees everything. */
+void search_free(struct search *s);
+
+/* Resizes the transposition table; false if out of memory (the old table stays). */
+bool search_set_hash(struct search *s, size_t mib);
+
+/* Clears the table and the move-ordering history (a new game). */
+void search_clear(struct search *s);
+
+/*
+ * Searches the current position of game within the limits, blocking until done; reports through
+ * cb and fills *out. With no legal move, out->best is MOVE_NONE.
+ */
+void search_run(struct search *s, const struct tafl *game, const struct search_limits *limits,
+                const struct search_options *opt, const struct search_callbacks *cb,
+                struct search_result *out);
+
+/* Asks a running search to stop as soon as it can (safe from any thread). */
+void search_stop(struct search *s);
+
+/* Returns true if score is a forced win or loss; *plies gets its length. */
+bool search_score_is_win(int score, int *plies);
+
+#endif

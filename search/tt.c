@@ -1,0 +1,127 @@
+/* The lockless, bucketed transposition table. */
+#include "search/tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search.h"
+
+/* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
+bool tt_resize(struct tt *tt, size_t mib) {
+    size_t bytes = mib << 20, buckets = 1;
+    while (buckets * 2 * 4 * sizeof(struct tt_entry) <= bytes) buckets *= 2;
+    struct tt_entry *e = aligned_alloc(64, buckets * 4 * sizeof *e);
+    if (!e) return false;
+    free(tt->entries);
+    tt->entries = e;
+    tt->buckets = buckets;
+    tt_clear(tt);
+    return true;
+}
+
+/* Frees the table. */
+void tt_free(struct tt *tt) {
+    free(tt->entries);
+    tt->entries = NULL;
+    tt->buckets = 0;
+}
+
+/* Empties the table. */
+void tt_clear(struct tt *tt) {
+    memset(tt->entries, 0, tt->buckets * 4 * sizeof *tt->entries);
+    tt->generation = 0;
+}
+
+/* Starts a new search: entries from earlier searches age. */
+void tt_new_search(struct tt *tt) {
+    tt->generation = (tt->generation + 1) & 63;
+}
+
+/* Returns the first entry of key's bucket. */
+static inline struct tt_entry *bucket(const struct tt *tt, uint64_t key) {
+    return &tt->entries[(key & (tt->buckets - 1)) * 4];
+}
+
+/* Reads an entry's words once each (relaxed: torn pairs fail the check). */
+static inline void load(const struct tt_entry *e, uint64_t *check, uint64_t *data) {
+    *check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+    *data = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
+}
+
+/* Looks up key; fills *hit and returns true when found. */
+bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit) {
+    const struct tt_entry *b = bucket(tt, key);
+    for (int i = 0; i < 4; i++) {
+        uint64_t check, data;
+        load(&b[i], &check, &data);
+        if ((check ^ data) != key || !((data >> 48) & 0xff)) continue;
+        hit->move = (move_t)(data & 0xffff);
+        hit->score = (int16_t)((data >> 16) & 0xffff);
+        hit->eval = (int16_t)((data >> 32) & 0xffff);
+        hit->depth = (int)((data >> 48) & 0xff) - 1;
+        hit->bound = (enum tt_bound)((data >> 56) & 3);
+        return true;
+    }
+    return false;
+}
+
+/* Stores a result for key. */
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int depth,
+              enum tt_bound bound) {
+    struct tt_entry *b = bucket(tt, key);
+    struct tt_entry *slot = &b[0];
+    int worst = 1 << 30;
+    for (int i = 0; i < 4; i++) {
+        uint64_t check, data;
+        load(&b[i], &check, &data);
+        int d = (int)((data >> 48) & 0xff);
+        if ((check ^ data) == key || d == 0) {
+            slot = &b[i];
+            if ((check ^ data) == key && d) {
+                /* keep the old move when the new result has none, and deeper exact results */
+                if (!move) move = (move_t)(data & 0xffff);
+                if (bound != TT_EXACT && d - 1 > depth + 2 && ((data >> 58) & 63) == tt->generation)
+                    return;
+            }
+            break;
+        }
+        int age = (int)((tt->generation - ((data >> 58) & 63)) & 63);
+        int value = d - 8 * age;
+        if (value < worst) {
+            worst = value;
+            slot = &b[i];
+        }
+    }
+    if (depth < -1) depth = -1;
+    if (depth > 250) depth = 250;
+    uint64_t data = (uint64_t)move | ((uint64_t)(uint16_t)(int16_t)score << 16) |
+                    ((uint64_t)(uint16_t)(int16_t)eval << 32) | ((uint64_t)(depth + 1) << 48) |
+                    ((uint64_t)bound << 56) | ((uint64_t)tt->generation << 58);
+    __atomic_store_n(&slot->check, key ^ data, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->data, data, __ATOMIC_RELAXED);
+}
+
+/* Returns how full the table is in permille (entries of this search among the first 4000). */
+int tt_hashfull(const struct tt *tt) {
+    size_t n = tt->buckets * 4 < 4000 ? tt->buckets * 4 : 4000;
+    int used = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t data = __atomic_load_n(&tt->entries[i].data, __ATOMIC_RELAXED);
+        if (((data >> 48) & 0xff) && ((data >> 58) & 63) == tt->generation) used++;
+    }
+    return n ? (int)(used * 1000 / n) : 0;
+}
+
+/* Converts a score found at distance ply from the root to the form stored in the table. */
+int tt_score_to(int score, int ply) {
+    if (score >= SCORE_WIN_MIN) return score + ply;
+    if (score <= -SCORE_WIN_MIN) return score - ply;
+    return score;
+}
+
+/* Converts a stored score back for a node at distance ply from the root. */
+int tt_score_from(int score, int ply) {
+    if (score >= SCORE_WIN_MIN) return score - ply;
+    if (score <= -SCORE_WIN_MIN) return score + ply;
+    return score;
+}

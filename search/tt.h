@@ -1,0 +1,72 @@
+/*
+ * The transposition table: a power-of-two array of 64-byte buckets, each holding four entries,
+ * shared by all search threads without locks.
+ *
+ * An entry is two 64-bit words: `check` = key ^ data and `data`. A reader accepts an entry only
+ * if check ^ data equals its key, so a torn write by another thread reads as a miss, never as a
+ * wrong move. data packs, from bit 0:
+ *   bits  0-15  move (move_t)
+ *   bits 16-31  score (int16, mate scores stored relative to the node: see tt_score_to/from)
+ *   bits 32-47  static evaluation (int16)
+ *   bits 48-55  depth + 1 (0 = empty entry; depth -1 is quiescence)
+ *   bits 56-57  bound (TT_LOWER, TT_UPPER, TT_EXACT)
+ *   bits 58-63  generation (age), so old entries are replaced first
+ * Replacement in a bucket: the same key, else an empty entry, else the entry with the lowest
+ * depth - 8 * age.
+ */
+#ifndef HNEFI_SEARCH_TT_H
+#define HNEFI_SEARCH_TT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/types.h"
+
+enum tt_bound { TT_NONE, TT_LOWER, TT_UPPER, TT_EXACT };
+
+struct tt_entry {
+    uint64_t check, data;
+};
+
+struct tt_hit {
+    move_t move;
+    int score, eval, depth;
+    enum tt_bound bound;
+};
+
+struct tt {
+    struct tt_entry *entries;
+    size_t buckets; /* a power of two; 4 entries each */
+    unsigned generation;
+};
+
+/* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
+bool tt_resize(struct tt *tt, size_t mib);
+
+/* Frees the table. */
+void tt_free(struct tt *tt);
+
+/* Empties the table. */
+void tt_clear(struct tt *tt);
+
+/* Starts a new search: entries from earlier searches age. */
+void tt_new_search(struct tt *tt);
+
+/* Looks up key; fills *hit and returns true when found. */
+bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
+
+/* Stores a result for key. */
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int depth,
+              enum tt_bound bound);
+
+/* Returns how full the table is in permille (entries of this search among the first 4000). */
+int tt_hashfull(const struct tt *tt);
+
+/* Converts a score found at distance ply from the root to the form stored in the table. */
+int tt_score_to(int score, int ply);
+
+/* Converts a stored score back for a node at distance ply from the root. */
+int tt_score_from(int score, int ply);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * Search tests: every line of tests/data/tactics.tsv (forced wins in 1, 3 and 5 plies found with
+ * the exact length and a listed move; no false win where none exists within 5 plies), the
+ * project's own positions for fetlar, tablut and linnaeus checked against an exhaustive
+ * minimax inside the test, determinism, limits, MultiPV, threads, and the TT's mate-score
+ * conversion.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "data_file.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "search/search.h"
+#include "search/tt.h"
+
+/* Searches a FEN of a variant to a depth with repetition off; returns the result. */
+static struct search_result run(struct search *s, const struct variant *v, const char *fen,
+                                int depth, uint64_t nodes, int threads) {
+    struct position p;
+    char err[200];
+    struct search_result r = {0};
+    if (!fen_parse(&p, v, fen, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", fen, err);
+        CHECK(!"FEN parses");
+        return r;
+    }
+    struct tafl *t = tafl_new(v);
+    tafl_reset(t, &p);
+    struct search_options opt;
+    search_options_default(&opt);
+    opt.threads = threads;
+    struct search_limits lim = {.depth = depth, .nodes = nodes, .time_ms = {-1, -1}};
+    search_clear(s);
+    search_run(s, t, &lim, &opt, NULL, &r);
+    tafl_free(t);
+    return r;
+}
+
+/* Exhaustive minimax: can the side to move force a win within plies? (repetition off) */
+static bool forced_win(const struct position *p, int plies) {
+    if (plies <= 0) return false;
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    struct position c;
+    int me = p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
+    for (int i = 0; i < n; i++) {
+        pos_make(&c, p, moves[i]);
+        if (c.result == me) return true;
+        if (c.result != RESULT_NONE) continue;
+        move_t replies[MAX_MOVES];
+        int m = gen_moves(&c, replies);
+        if (m == 0) {
+            if (c.v->no_moves == NO_MOVES_LOSS) return true;
+            continue;
+        }
+        if (plies < 3) continue;
+        bool all = true;
+        struct position d;
+        for (int j = 0; j < m && all; j++) {
+            pos_make(&d, &c, replies[j]);
+            if (d.result != RESULT_NONE)
+                all = d.result == me;
+            else
+                all = forced_win(&d, plies - 2);
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
+/* Runs tactics.tsv; returns the number of lines checked. */
+static int tactics(struct search *s) {
+    size_t len;
+    char *text = data_file_read("tactics.tsv", &len);
+    CHECK(text != NULL);
+    if (!text) return 0;
+    int lines = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') continue;
+        char *f[6] = {0};
+        int nf = 0;
+        for (char *c = line; nf < 6; nf++) {
+            f[nf] = c;
+            c = strchr(c, '\t');
+            if (!c) {
+                nf++;
+                break;
+            }
+            *c++ = 0;
+        }
+        if (!CHECK(nf >= 3)) continue;
+        struct variant v = *variant_by_name(f[0]);
+        v.repetition = REP_NONE;
+        lines++;
+        if (strcmp(f[2], "win") == 0) {
+            int plies = atoi(f[3]);
+            struct search_result r = run(s, &v, f[1], plies + 2, 0, 1);
+            char mv[MOVE_TEXT_MAX];
+            move_write(r.best, v.size, mv);
+            bool listed = false;
+            char moves[256];
+            snprintf(moves, sizeof moves, "%s", f[4]);
+            for (char *sv = NULL, *m = strtok_r(moves, " ", &sv); m; m = strtok_r(NULL, " ", &sv))
+                listed |= strcmp(m, mv) == 0;
+            if (!check_record(listed && r.score == SCORE_WIN - plies, __FILE__, __LINE__,
+                              "tactics win"))
+                fprintf(stderr, "    %s %s: want win in %d by {%s}, got %s score %d\n", f[0], f[1],
+                        plies, f[4], mv, r.score);
+        } else {
+            struct search_result r = run(s, &v, f[1], 5, 0, 1);
+            int plies;
+            bool win = search_score_is_win(r.score, &plies) && r.score > 0 && plies <= 5;
+            if (!check_record(!win, __FILE__, __LINE__, "tactics none"))
+                fprintf(stderr, "    %s %s: reported a win, score %d\n", f[0], f[1], r.score);
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("tactics: %d lines in %.2f s\n", lines,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    free(text);
+    return lines;
+}
+
+/* Our own positions for fetlar, tablut and linnaeus, each checked by exhaustive minimax. */
+static void own_positions(struct search *s) {
+    static const struct {
+        const char *variant, *fen;
+        int plies; /* the shortest forced win for the side to move; 0 = none within 5 */
+    } cases[] = {
+        /* fetlar: escape in 1; a double threat wins in 3; the edge king cannot be taken; four
+           attackers take the king; an empty throne beside him counts as one */
+        {"fetlar", "11/11/11/11/11/11/11/11/5a5/11/2k5a2 d", 1},
+        {"fetlar", "11/11/11/11/11/11/11/11/11/3k7/6a4 d", 3},
+        {"fetlar", "11/11/11/11/11/11/11/5a5/11/11/3aka5 a", 0},
+        {"fetlar", "11/11/11/11/11/11/11/11/4a6/3aka5/6a4 a", 1},
+        {"fetlar", "11/11/11/11/11/11/4aka4/11/5a5/11/11 a", 1},
+        /* tablut: edge capture by three; corner-side capture by two; immobile king */
+        {"tablut", "9/9/9/9/9/9/3a5/9/2aka4 a", 1},
+        {"tablut", "9/9/9/9/1a7/9/9/9/1ka6 a", 1},
+        {"tablut", "9/9/9/9/9/9/7a1/3ada3/3aka3 a", 1},
+        {"tablut", "4a4/9/9/9/9/9/9/2k6/9 d", 3},
+        /* linnaeus: edge escape in 1; captured by two away from the castle */
+        {"linnaeus", "9/9/9/9/9/9/3k5/9/9 d", 1},
+        {"linnaeus", "9/9/9/9/9/9/9/2aka4/9 a", 0},
+        {"linnaeus", "9/9/a8/9/9/9/9/1aka5/9 a", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct variant v = *variant_by_name(cases[i].variant);
+        v.repetition = REP_NONE;
+        struct position p;
+        char err[200];
+        if (!CHECK(fen_parse(&p, &v, cases[i].fen, err, sizeof err))) {
+            fprintf(stderr, "%s: %s\n", cases[i].fen, err);
+            continue;
+        }
+        /* the truth, by exhaustive search */
+        int truth = 0;
+        for (int d = 1; d <= 5 && !truth; d += 2)
+            if (forced_win(&p, d)) truth = d;
+        struct search_result r = run(s, &v, cases[i].fen, 7, 0, 1);
+        int plies = 0;
+        bool win = search_score_is_win(r.score, &plies) && r.score > 0;
+        int got = win && plies <= 5 ? plies : 0;
+        if (!check_record(got == truth, __FILE__, __LINE__, "own position"))
+            fprintf(stderr, "    %s %s: exhaustive %d, search %d (score %d)\n", cases[i].variant,
+                    cases[i].fen, truth, got, r.score);
+        if (cases[i].plies &&
+            !check_record(truth == cases[i].plies, __FILE__, __LINE__, "own position as designed"))
+            fprintf(stderr, "    %s %s: designed %d, exhaustive %d\n", cases[i].variant,
+                    cases[i].fen, cases[i].plies, truth);
+    }
+}
+
+/* The same search twice gives the same nodes and move (one thread). */
+static void determinism(struct search *s) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run(s, v, v->start_fen, 6, 0, 1);
+    struct search_result b = run(s, v, v->start_fen, 6, 0, 1);
+    CHECK(a.nodes > 0);
+    CHECK_EQ_U64(a.nodes, b.nodes);
+    CHECK_EQ_INT(a.best, b.best);
+    CHECK_EQ_INT(a.score, b.score);
+    /* a node limit is honoured within a small margin */
+    struct search_result c = run(s, v, v->start_fen, 0, 20000, 1);
+    CHECK(c.nodes >= 20000 && c.nodes < 20000 + 5000);
+    CHECK(c.best != MOVE_NONE);
+    /* two threads reach the same depth and give a legal move */
+    struct search_result d = run(s, v, v->start_fen, 6, 0, 2);
+    CHECK_EQ_INT(d.depth, 6);
+    struct position p;
+    pos_init_start(&p, v);
+    CHECK(move_is_legal(&p, d.best));
+}
+
+/* A time limit stops the search within the time plus a loose margin (not a benchmark). */
+static void time_limit(struct search *s) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct tafl *t = tafl_new(v);
+    struct search_options opt;
+    search_options_default(&opt);
+    struct search_limits lim = {.movetime_ms = 200, .time_ms = {-1, -1}};
+    struct search_result r;
+    search_run(s, t, &lim, &opt, NULL, &r);
+    CHECK(r.time_ms < 200 + 500);
+    CHECK(r.best != MOVE_NONE);
+    /* a clock: 1 s left with no increment must use well under the clock */
+    struct search_limits clock = {.time_ms = {1000, 1000}, .inc_ms = {0, 0}};
+    search_run(s, t, &clock, &opt, NULL, &r);
+    CHECK(r.time_ms < 900);
+    tafl_free(t);
+}
+
+/* MultiPV gives distinct first moves, best first. */
+static int lines_seen;
+static move_t first_moves[8];
+static int line_scores[8];
+static void on_line(const struct search_line *l, void *ctx) {
+    (void)ctx;
+    if (l->depth == 4 && l->multipv <= 8) {
+        first_moves[l->multipv - 1] = l->pv[0];
+        line_scores[l->multipv - 1] = l->score;
+        lines_seen++;
+    }
+}
+static void multipv(struct search *s) {
+    const struct variant *v = variant_by_name("brandubh");
+    struct tafl *t = tafl_new(v);
+    struct search_options opt;
+    search_options_default(&opt);
+    opt.multipv = 3;
+    struct search_limits lim = {.depth = 4, .time_ms = {-1, -1}};
+    struct search_callbacks cb = {.on_iteration = on_line};
+    struct search_result r;
+    search_clear(s);
+    search_run(s, t, &lim, &opt, &cb, &r);
+    CHECK_EQ_INT(lines_seen, 3);
+    CHECK(first_moves[0] != first_moves[1] && first_moves[1] != first_moves[2] &&
+          first_moves[0] != first_moves[2]);
+    CHECK(line_scores[0] >= line_scores[1] && line_scores[1] >= line_scores[2]);
+    CHECK_EQ_INT(r.best, first_moves[0]);
+    tafl_free(t);
+}
+
+/* Mate scores are stored relative to the node and read back at any ply. */
+static void tt_scores(void) {
+    for (int ply = 0; ply < 60; ply += 7)
+        for (int plies = 1; plies < 40; plies += 3) {
+            int win = SCORE_WIN - plies - ply, loss = -win;
+            CHECK_EQ_INT(tt_score_from(tt_score_to(win, ply), ply), win);
+            CHECK_EQ_INT(tt_score_from(tt_score_to(loss, ply), ply), loss);
+            /* the stored value is the distance from the node */
+            CHECK_EQ_INT(tt_score_to(win, ply), SCORE_WIN - plies);
+        }
+    CHECK_EQ_INT(tt_score_to(123, 9), 123);
+    struct tt tt = {0};
+    CHECK(tt_resize(&tt, 1));
+    tt_new_search(&tt);
+    tt_store(&tt, 0x1234567890abcdefULL, move_make(3, 25), -456, 77, 9, TT_LOWER);
+    struct tt_hit h;
+    CHECK(tt_probe(&tt, 0x1234567890abcdefULL, &h));
+    CHECK(h.move == move_make(3, 25) && h.score == -456 && h.eval == 77 && h.depth == 9 &&
+          h.bound == TT_LOWER);
+    CHECK(!tt_probe(&tt, 0x1234567890abcdeeULL, &h));
+    CHECK(tt_hashfull(&tt) >= 0);
+    tt_clear(&tt);
+    CHECK(!tt_probe(&tt, 0x1234567890abcdefULL, &h));
+    tt_free(&tt);
+}
+
+int main(void) {
+    struct search *s = search_new(16);
+    CHECK(s != NULL);
+    tt_scores();
+    CHECK_EQ_INT(tactics(s), 60);
+    own_positions(s);
+    determinism(s);
+    time_limit(s);
+    multipv(s);
+    search_free(s);
+    return check_done();
+}

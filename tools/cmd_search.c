@@ -1,0 +1,260 @@
+/* The search commands: analyze (human-readable analysis, SVG) and bench (the node signature). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "engine/notation.h"
+#include "search/search.h"
+#include "tools/cli.h"
+#include "tools/svg.h"
+
+/* Writes a score for people: "defenders +0.45" or "defenders escape in 5 plies". */
+static void score_text(const struct tafl *game, const struct search_line *l, char *out,
+                       size_t len) {
+    const struct position *root = tafl_pos(game);
+    int side = root->side, plies;
+    if (search_score_is_win(l->score, &plies)) {
+        int winner = l->score > 0 ? side : !side;
+        /* play the line out to name how the game ends */
+        struct tafl *t = tafl_new(root->v);
+        const char *how = "win";
+        if (t) {
+            *t = *game;
+            for (int i = 0; i < l->pv_len && t->result == RESULT_NONE; i++) tafl_play(t, l->pv[i]);
+            static const char *const verbs[] = {"win",
+                                                "escape",
+                                                "capture the king",
+                                                "shut in the king",
+                                                "encircle the defenders",
+                                                "build an exit fort",
+                                                "win by repetition",
+                                                "leave no legal move"};
+            if (t->result != RESULT_NONE && t->result != RESULT_DRAW) how = verbs[t->reason];
+            tafl_free(t);
+        }
+        snprintf(out, len, "%s %s in %d %s", winner == SIDE_ATTACKERS ? "attackers" : "defenders",
+                 how, plies, plies == 1 ? "ply" : "plies");
+        return;
+    }
+    int sc = l->score, better = sc >= 0 ? side : !side;
+    if (sc < 0) sc = -sc;
+    snprintf(out, len, "%s +%d.%02d", better == SIDE_ATTACKERS ? "attackers" : "defenders",
+             sc / 100, sc % 100);
+}
+
+/* Prints large counts compactly (12.3M). */
+static void count_text(uint64_t n, char *out, size_t len) {
+    if (n >= 10000000)
+        snprintf(out, len, "%.1fM", (double)n / 1e6);
+    else if (n >= 10000)
+        snprintf(out, len, "%.1fk", (double)n / 1e3);
+    else
+        snprintf(out, len, "%llu", (unsigned long long)n);
+}
+
+struct analyze_ctx {
+    const struct tafl *game;
+    struct search_line best; /* the last line 1 */
+};
+
+/* Prints one iteration line of hnefi analyze. */
+static void analyze_line(const struct search_line *l, void *arg) {
+    struct analyze_ctx *c = arg;
+    const struct position *root = tafl_pos(c->game);
+    char score[96], nodes[24], nps[24], pv[SEARCH_MAX_PLY * 7] = "", mv[MOVE_TEXT_MAX];
+    score_text(c->game, l, score, sizeof score);
+    count_text(l->nodes, nodes, sizeof nodes);
+    count_text(l->nps, nps, sizeof nps);
+    for (int i = 0; i < l->pv_len && i < 24; i++) {
+        move_write(l->pv[i], root->v->size, mv);
+        strcat(pv, mv);
+        if (i + 1 < l->pv_len) strcat(pv, " ");
+    }
+    if (l->multipv > 1)
+        printf("  #%d ", l->multipv);
+    else
+        printf("depth %2d/%-2d ", l->depth, l->seldepth);
+    printf("%-32s nodes %-7s nps %-7s time %6.2fs  %s\n", score, nodes, nps,
+           (double)l->time_ms / 1000.0, pv);
+    fflush(stdout);
+    if (l->multipv == 1) c->best = *l;
+}
+
+/* Reads a number-valued option. */
+static bool num_option(int argc, char **argv, int *i, long lo, long hi, long *out) {
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
+        return false;
+    }
+    const char *name = argv[*i];
+    return cli_parse_int(argv[++*i], lo, hi, name, out);
+}
+
+/* hnefi analyze: searches a position and prints one line per depth, then the best move. */
+int cmd_analyze(int argc, char **argv) {
+    struct cli_game g;
+    cli_game_init(&g);
+    struct search_options opt;
+    search_options_default(&opt);
+    struct search_limits limits = {.time_ms = {-1, -1}};
+    long hash = 64, val;
+    const char *svg = NULL;
+    double seconds = -1;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_game_option(&g, argc, argv, &i);
+        if (r < 0) return 2;
+        if (r > 0) continue;
+        const char *a = argv[i];
+        if (strcmp(a, "--depth") == 0) {
+            if (!num_option(argc, argv, &i, 1, SEARCH_MAX_PLY - 8, &val)) return 2;
+            limits.depth = (int)val;
+        } else if (strcmp(a, "--nodes") == 0) {
+            if (!num_option(argc, argv, &i, 1, 1000000000000L, &val)) return 2;
+            limits.nodes = (uint64_t)val;
+        } else if (strcmp(a, "--time") == 0) {
+            char *end;
+            if (i + 1 >= argc || (seconds = strtod(argv[i + 1], &end)) <= 0 || *end ||
+                seconds > 1e6) {
+                fprintf(stderr, "hnefi: --time '%s': expected seconds, a number above 0\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                return 2;
+            }
+            i++;
+            limits.movetime_ms = (int64_t)(seconds * 1000);
+        } else if (strcmp(a, "--multipv") == 0) {
+            if (!num_option(argc, argv, &i, 1, SEARCH_MAX_MULTIPV, &val)) return 2;
+            opt.multipv = (int)val;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!num_option(argc, argv, &i, 1, SEARCH_MAX_THREADS, &val)) return 2;
+            opt.threads = (int)val;
+        } else if (strcmp(a, "--hash") == 0) {
+            if (!num_option(argc, argv, &i, 1, 65536, &val)) return 2;
+            hash = val;
+        } else if (strcmp(a, "--svg") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hnefi: option --svg needs a file name\n");
+                return 2;
+            }
+            svg = argv[++i];
+        } else if (strcmp(a, "--weights") == 0) {
+            char err[160];
+            if (i + 1 >= argc || !eval_weights_parse(&opt.weights, argv[i + 1], err, sizeof err)) {
+                fprintf(stderr, "hnefi: --weights: %s\n", i + 1 < argc ? err : "needs a value");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--null-move") == 0) {
+            opt.null_move = true;
+        } else if (strcmp(a, "--no-lmr") == 0) {
+            opt.lmr = false;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("usage: hnefi analyze [options]\n"
+                   "Analyzes a position: the board, one line per depth (score, nodes, nodes/s, "
+                   "time, best line), the best move.\n%s"
+                   "  --depth N        search N plies (default: 10 seconds)\n"
+                   "  --time S         search S seconds\n"
+                   "  --nodes N        search about N nodes\n"
+                   "  --multipv K      show the K best moves\n"
+                   "  --threads T      search threads (default 1)\n"
+                   "  --hash MiB       transposition table size (default 64)\n"
+                   "  --svg FILE       draw the position and the best line as numbered arrows\n"
+                   "  --weights \"name=value ...\"  evaluation weights (docs/search.md)\n"
+                   "  --null-move      switch null-move pruning on (off by default)\n"
+                   "  --no-lmr         switch late-move reductions off\n",
+                   cli_game_usage);
+            return 0;
+        } else {
+            fprintf(stderr, "hnefi analyze: unknown argument '%s' (try --help)\n", a);
+            return 2;
+        }
+    }
+    if (!limits.depth && !limits.nodes && !limits.movetime_ms) limits.movetime_ms = 10000;
+    if (!cli_game_finish(&g)) {
+        cli_game_free(&g);
+        return 2;
+    }
+    struct search *s = search_new((size_t)hash);
+    if (!s) {
+        fprintf(stderr, "hnefi: out of memory for a %ld MiB table\n", hash);
+        cli_game_free(&g);
+        return 1;
+    }
+    const struct tafl *game = g.game;
+    const struct position *root = tafl_pos(game);
+    char fen[FEN_MAX], status[96];
+    cli_print_board(root);
+    fen_write(root, fen);
+    printf("fen %s\n%s to move\n", fen, root->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+    if (game->result != RESULT_NONE) {
+        printf("the game is over: %s\n",
+               tafl_status_text(game->result, game->reason, status, sizeof status));
+        search_free(s);
+        cli_game_free(&g);
+        return 0;
+    }
+    struct analyze_ctx ctx = {.game = game};
+    struct search_callbacks cb = {.on_iteration = analyze_line, .ctx = &ctx};
+    struct search_result res;
+    search_run(s, game, &limits, &opt, &cb, &res);
+    char best[MOVE_TEXT_MAX] = "(none)";
+    if (res.best) move_write(res.best, root->v->size, best);
+    printf("bestmove %s  (depth %d, %llu nodes, %.2f s)\n", best, res.depth,
+           (unsigned long long)res.nodes, (double)res.time_ms / 1000.0);
+    int rc = 0;
+    if (svg) {
+        FILE *f = fopen(svg, "w");
+        char title[160], score[96];
+        score_text(game, &ctx.best, score, sizeof score);
+        snprintf(title, sizeof title, "%s, %s to move: %s (depth %d)", root->v->name,
+                 root->side == SIDE_ATTACKERS ? "attackers" : "defenders", score, res.depth);
+        int n = ctx.best.pv_len < 8 ? ctx.best.pv_len : 8;
+        if (!f || !svg_write(f, root, ctx.best.pv, n, title)) {
+            fprintf(stderr, "hnefi: cannot write %s\n", svg);
+            rc = 1;
+        }
+        if (f && fclose(f) != 0) rc = 1;
+        if (!rc) printf("wrote %s\n", svg);
+    }
+    search_free(s);
+    cli_game_free(&g);
+    return rc;
+}
+
+/* Prints one bench position's result. */
+static void bench_line(int index, const char *variant, const char *fen, uint64_t nodes,
+                       const char *best, void *ctx) {
+    (void)ctx;
+    fprintf(stderr, "%2d %-10s %-12llu %-6s %s\n", index, variant, (unsigned long long)nodes, best,
+            fen);
+}
+
+/* hnefi bench [depth] [threads] [hash]: the search bench and its node signature. */
+int cmd_bench(int argc, char **argv) {
+    long depth = 6, threads = 1, hash = 16;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: hnefi bench [depth (6)] [threads (1)] [hash MiB (16)]\n"
+               "Searches the %s positions of bench/positions.tsv to a fixed depth, the table\n"
+               "cleared before each; the last line is 'N nodes M nps', N the same on every run.\n",
+               "33");
+        return 0;
+    }
+    if (argc > 4) {
+        fprintf(stderr, "hnefi bench: too many arguments (try --help)\n");
+        return 2;
+    }
+    if (argc > 1 && !cli_parse_int(argv[1], 1, 64, "bench depth", &depth)) return 2;
+    if (argc > 2 && !cli_parse_int(argv[2], 1, SEARCH_MAX_THREADS, "bench threads", &threads))
+        return 2;
+    if (argc > 3 && !cli_parse_int(argv[3], 1, 65536, "bench hash", &hash)) return 2;
+    struct bench_result r;
+    char err[200];
+    if (!bench_run((int)depth, (int)threads, (size_t)hash, bench_line, NULL, &r, err, sizeof err)) {
+        fprintf(stderr, "hnefi bench: %s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "%d positions, %.2f s\n", r.positions, r.seconds);
+    printf("%llu nodes %.0f nps\n", (unsigned long long)r.nodes,
+           r.seconds > 0 ? (double)r.nodes / r.seconds : 0.0);
+    return 0;
+}
