@@ -49,6 +49,22 @@ int main(void) {
     ok("variant --variant fetlar", "no_moves draw");
     ok("--help", "perft");
     ok("perft --help", "usage: hnefi perft");
+    ok("analyze --variant brandubh --depth 3", "bestmove");
+    ok("analyze --fen '11/11/11/11/11/11/11/11/5a5/11/2k5a2 d' --variant fetlar --depth 3",
+       "defenders escape in 1 ply");
+    ok("analyze --variant brandubh --depth 2 --multipv 2 --svg /tmp/hnefi-test.svg", "wrote");
+    ok("bench 2", " nps");
+    bad("analyze --depth 0", "--depth '0'");
+    bad("analyze --time -1", "--time '-1'");
+    bad("analyze --hash lots", "--hash 'lots'");
+    bad("analyze --threads 0", "--threads '0'");
+    bad("analyze --weights foo=1", "unknown evaluation weight 'foo'");
+    bad("analyze --weights attacker=x", "expected name=integer");
+    bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write");
+    bad("analyze --bogus", "unknown argument '--bogus'");
+    bad("bench x", "bench depth 'x'");
+    bad("bench 2 0", "bench threads '0'");
+    bad("bench 1 1 1 1", "too many arguments");
     bad("", "usage");
     bad("frobnicate", "unknown command 'frobnicate'");
     bad("perft", "missing DEPTH");
