@@ -203,6 +203,57 @@ static int saek_legal_raid7(const saek_state *s, int *acts) {
     return n;
 }
 
+/* Number of opponents the mover may rob (alive, with a coin). */
+static inline int saek_robbable(const saek_state *s) {
+    int n = 0;
+    for (int q = 0; q < s->nplayers; q++)
+        n += q != s->to_move && (s->alive >> q & 1) && s->coins[q] > 0;
+    return n;
+}
+
+/* Number of board collections after a raid 7 (the board part of saek_legal_raid7's list). */
+static inline int saek_raid7_board_count(const saek_state *s) {
+    int m = __builtin_popcount(s->ships), l = s->longship;
+    if (m + l < 2) return 1;
+    return m * (m - 1) / 2 + (l >= 1) * m + (l >= 2);
+}
+
+/* The k-th entry of saek_legal_raid7's list, found without writing the list. */
+static inline int saek_raid7_kth(const saek_state *s, int k) {
+    int l = s->longship;
+    int nb = saek_raid7_board_count(s);
+    if (k < nb) {
+        int board = __builtin_popcount(s->ships) + l;
+        if (board < 2)
+            return board ? SAEK_ACT_ONE + (l ? SAEK_LONGSHIP : __builtin_ctz(s->ships))
+                         : SAEK_ACT_NONE;
+        unsigned rest = s->ships;
+        while (rest) {
+            int i = __builtin_ctz(rest);
+            rest &= rest - 1;
+            int later = __builtin_popcount(rest), block = later + (l >= 1);
+            if (k < block) {
+                if (k == later) return SAEK_ACT_PAIR + i * 9 + SAEK_LONGSHIP;
+                unsigned r = rest;
+                for (int t = 0; t < k; t++) r &= r - 1;
+                return SAEK_ACT_PAIR + i * 9 + __builtin_ctz(r);
+            }
+            k -= block;
+        }
+        return SAEK_ACT_PAIR + SAEK_LONGSHIP * 9 + SAEK_LONGSHIP;
+    }
+    k -= nb;
+    for (int q = 0; q < s->nplayers; q++)
+        if (q != s->to_move && (s->alive >> q & 1) && s->coins[q] > 0 && k-- == 0)
+            return SAEK_ACT_OPP + q;
+    return SAEK_ACT_NONE;
+}
+
+/* The k-th raid-7 collection as the fast playout finds it (tests compare it with legal()). */
+int saek_raid7_action(const saek_state *s, int k) {
+    return saek_raid7_kth(s, k);
+}
+
 /* Lists legal actions or chance outcomes. */
 static int saek_legal(const void *st, int player, int *acts) {
     const saek_state *s = st;
@@ -311,14 +362,14 @@ static int saek_players(const void *st) {
 }
 
 /* Plays uniformly random actions to the end (the same draws as game_playout_random). The work
- * is done on local copies of the state and generator, which the compiler keeps close. */
+ * is done on local copies of the state and generator, which the compiler keeps close; trading
+ * rolls run in a tight loop and a raid runs straight through, without a dispatch per step. */
 static int saek_playout(void *st, game_rng *rng_out) {
     saek_state s = *(saek_state *)st;
     game_rng rng = *rng_out;
-    int acts[GAME_MAX_ACTIONS];
+    if (s.phase == SAEK_START) saek_apply_inline(&s, saek_sample_inline(&s, &rng));
     while (s.phase != SAEK_OVER) {
-        switch (s.phase) {
-        case SAEK_ROLL: {
+        if (s.phase == SAEK_ROLL) {
             /* the common case in registers: ship rolls that need no expulsion */
             int p = s.to_move, np = s.nplayers, alive = s.alive, ships = s.ships;
             int turns = s.turns, cap = s.opt_maxturns ? s.opt_maxturns : 1 << 30;
@@ -340,15 +391,19 @@ static int saek_playout(void *st, game_rng *rng_out) {
             s.ships = (uint8_t)ships;
             s.turns = turns;
             saek_trade(&s, sum);
-            break;
         }
-        case SAEK_VDICE: saek_apply_inline(&s, (int)rng_below(&rng, 3)); break;
-        case SAEK_RAID7: {
-            int n = saek_legal_raid7(&s, acts);
-            saek_apply_inline(&s, acts[rng_below(&rng, (uint32_t)n)]);
-            break;
-        }
-        default: saek_apply_inline(&s, saek_sample_inline(&s, &rng)); break;
+        if (s.phase == SAEK_VDICE) saek_apply_inline(&s, (int)rng_below(&rng, 3));
+        if (s.phase == SAEK_VROLL)
+            saek_viking_dice(&s, __builtin_popcount(rng_below(&rng, 1u << s.dice)));
+        for (;;) {
+            if (s.phase == SAEK_RAID) {
+                saek_raid(&s, saek_roll36[rng_below(&rng, 36)]);
+            } else if (s.phase == SAEK_RAID7) {
+                uint32_t n = (uint32_t)(saek_raid7_board_count(&s) + saek_robbable(&s));
+                saek_collect(&s, saek_raid7_kth(&s, (int)rng_below(&rng, n)));
+            } else {
+                break;
+            }
         }
     }
     *(saek_state *)st = s;

@@ -86,6 +86,9 @@ extern const game_def saek_game;
 /* Sets up a game with the standard treasury for the player count and the given options. */
 int saek_init(saek_state *s, int players, const char *options, char *err, size_t errlen);
 
+/* The k-th raid-7 collection of the mover, computed without listing (equals legal()[k]). */
+int saek_raid7_action(const saek_state *s, int k);
+
 /* Number of coins on the ships. */
 int saek_board_ship_coins(const saek_state *s);
 

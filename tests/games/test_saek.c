@@ -293,6 +293,26 @@ static void test_invariants(void) {
             CHECK(fabs(sum - 1) < 1e-12);
         }
     }
+    /* the fast playout also finishes, identically, from every phase of a turn */
+    int same = 0, from = 0;
+    for (int g = 0; g < 400; g++) {
+        saek_state a;
+        saek_init(&a, 2 + g % 5, NULL, err, sizeof err);
+        game_rng r1;
+        rng_seed(&r1, (uint64_t)g);
+        int stop = (int)rng_below(&r1, 60);
+        for (int k = 0; k < stop && saek_game.node(&a) != GAME_NODE_TERMINAL; k++)
+            game_step_random(&saek_game, &a, &r1);
+        from |= 1 << a.phase;
+        saek_state b = a;
+        game_rng r2 = r1;
+        game_playout_random(&saek_game, &a, &r1);
+        saek_game.playout(&b, &r2);
+        same += memcmp(&a, &b, sizeof a) == 0;
+    }
+    CHECK_EQ_INT(same, 400);
+    CHECK(from & (1 << SAEK_VROLL));
+    CHECK(from & (1 << SAEK_RAID7));
     /* The 2D6 sampler matches the probabilities chance() reports (chi-square, fixed seed). */
     saek_state s = make(2, NULL);
     game_rng r;
@@ -306,6 +326,28 @@ static void test_invariants(void) {
         chi += (cnt[k] - e) * (cnt[k] - e) / e;
     }
     CHECK(chi < 29.6); /* 10 degrees of freedom, p = 0.001 */
+}
+
+/* The fast playout's raid-7 choice by index equals the legal list, in every board. */
+static void test_raid7_index(void) {
+    int bad = 0, cases = 0;
+    for (int ships = 0; ships < 256; ships++)
+        for (int lng = 0; lng <= 3; lng++)
+            for (int rich = 0; rich < 8; rich++) {
+                saek_state s = make(4, NULL);
+                s.ships = (uint8_t)ships;
+                s.longship = (int16_t)lng;
+                s.to_move = (uint8_t)(rich & 3);
+                for (int q = 1; q < 4; q++) s.coins[q] = (int16_t)((rich >> (q - 1)) & 1);
+                s.phase = SAEK_RAID7;
+                s.rolls = 1;
+                int acts[GAME_MAX_ACTIONS];
+                int n = saek_game.legal(&s, s.to_move, acts);
+                for (int k = 0; k < n; k++) bad += saek_raid7_action(&s, k) != acts[k];
+                cases++;
+            }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(cases, 256 * 4 * 8);
 }
 
 static void test_text(void) {
@@ -350,6 +392,7 @@ int main(void) {
     test_viking_dice();
     test_expulsion();
     test_invariants();
+    test_raid7_index();
     test_text();
     return check_done();
 }
