@@ -132,6 +132,13 @@ static int ekt_field_tiles(const ekt_state *s, int f) {
     return n;
 }
 
+/* Bit q * 3 + side set where sections[q * 3 + side] is non-zero (18 bytes, row-major). */
+static inline uint32_t ekt_section_mask(const uint8_t *sections) {
+    uint32_t m = 0;
+    for (int i = 0; i < EKT_MAX_PLAYERS * EKT_SIDES; i++) m |= (uint32_t)(sections[i] != 0) << i;
+    return m;
+}
+
 /* Bit f set: field f holds more Vikings than tiles, of at least two players. */
 static int ekt_contested(const ekt_state *s) {
     int mask = 0;
@@ -157,16 +164,19 @@ static int ekt_fights_in(const ekt_state *s, int contested, int p, int *acts) {
         for (int q = 0; q < s->np; q++)
             if (q != p && s->field[q][f]) EKT_EMIT(EKT_FIGHT_FIELD + f * 10 + q);
     }
-    /* most players besiege nobody: test the whole row of 18 bytes at once */
-    uint64_t row[3] = {0, 0, 0};
-    memcpy(row, s->siege[p], sizeof s->siege[p]);
-    for (int q = 0; (row[0] | row[1] | row[2]) && q < s->np; q++) {
-        if (q == p) continue;
-        for (int side = 0; side < EKT_SIDES; side++) {
-            if (!s->siege[p][q][side] || s->siege_done[q][side]) continue;
+    /* sieges by bit masks over the 18 (owner, side) sections */
+    uint32_t mine = ekt_section_mask(s->siege[p][0]);
+    if (mine) {
+        uint32_t open = mine & ~ekt_section_mask(s->siege_done[0]);
+        uint32_t other[EKT_MAX_PLAYERS];
+        for (int r = 0; r < s->np; r++) other[r] = r == p ? 0 : ekt_section_mask(s->siege[r][0]);
+        while (open) {
+            int bit = __builtin_ctz(open);
+            open &= open - 1;
+            int q = bit / EKT_SIDES, side = bit % EKT_SIDES;
             int rivals = 0;
             for (int r = 0; r < s->np; r++)
-                if (r != p && s->siege[r][q][side]) {
+                if (other[r] >> bit & 1) {
                     EKT_EMIT(EKT_FIGHT_RIVALS + q * 100 + side * 10 + r);
                     rivals++;
                 }
@@ -471,8 +481,14 @@ static int ekt_legal(const void *st, int player, int *acts) {
     case EKT_CHOOSE: return ekt_fights(s, s->chooser, acts);
     case EKT_CARDS:
         if (player != s->fighter[0] && player != s->fighter[1]) return 0;
-        for (int v = 1; v < EKT_VALUES; v++)
-            if (s->hand[player][v]) acts[n++] = v;
+        {
+            unsigned vals = 0;
+            for (int v = 1; v < EKT_VALUES; v++) vals |= (unsigned)(s->hand[player][v] != 0) << v;
+            while (vals) {
+                acts[n++] = __builtin_ctz(vals);
+                vals &= vals - 1;
+            }
+        }
         return n;
     case EKT_BUILD:
         for (int k = 0; k < EKT_PLACES; k++)
@@ -755,6 +771,78 @@ static int ekt_playout(void *st, game_rng *rng) {
         }
         }
     }
+}
+
+/* Checks that a state read from text can be played on from its phase (see eketorp_text.h). */
+int ekt_phase_valid(const ekt_state *s, char *err, size_t errlen) {
+    const ekt_data *d = ekt_data_current();
+    int deck = ekt_count(s->deck) + ekt_count(s->aside);
+    if (s->weeks < 1 || s->week < 1 || s->week > s->weeks) {
+        snprintf(err, errlen, "week=%d weeks=%d: need 1 <= week <= weeks", s->week, s->weeks);
+        return -1;
+    }
+    for (int p = 0; p < s->np; p++) {
+        int planned = 0;
+        for (int f = 0; f < EKT_FIELDS; f++) planned += s->plan_field[p][f];
+        for (int q = 0; q < s->np; q++)
+            for (int side = 0; side < EKT_SIDES; side++) {
+                planned += s->plan_siege[p][q][side];
+                if (q == p && (s->siege[p][q][side] || s->plan_siege[p][q][side])) {
+                    snprintf(err, errlen, "player %d besieges his own stronghold", p);
+                    return -1;
+                }
+            }
+        if (planned != s->planned[p] || (s->phase == EKT_PLAN && planned > s->home[p])) {
+            snprintf(err, errlen, "player %d: planned=%d does not match his orders", p,
+                     s->planned[p]);
+            return -1;
+        }
+    }
+    const char *bad = NULL;
+    int acts[GAME_MAX_ACTIONS];
+    switch (s->phase) {
+    case EKT_DRAW:
+        if (s->draw_left < 1 || deck < s->draw_left ||
+            (s->draw_then != EKT_DRAW && s->draw_then != EKT_REDEAL &&
+             s->draw_then != EKT_EXCHANGE))
+            bad = "draw: draw_left, the deck or draw_then does not allow a draw";
+        else if (s->draw_then == EKT_DRAW && s->setup_next >= s->np)
+            bad = "draw: the opening deal is over (setup_next)";
+        break;
+    case EKT_REDEAL:
+        if (s->setup_next >= s->np) bad = "redeal: setup_next is past the last player";
+        break;
+    case EKT_ITEMS:
+        if (__builtin_popcount(s->items_used) >= d->item_count) bad = "items: no item card left";
+        break;
+    case EKT_CHOOSE:
+        if (ekt_fights(s, s->chooser, acts) == 0) bad = "choose: the chooser has no fight";
+        break;
+    case EKT_EXCHANGE:
+    case EKT_CARDS: {
+        int n = ekt_fights(s, s->fighter[0], acts), found = 0;
+        for (int i = 0; i < n; i++) found |= acts[i] == s->fight;
+        if (!found || ekt_fight_opponent(s, s->fighter[0], s->fight) != s->fighter[1])
+            bad = "the fight under way (fight, fighter) is not a fight of fighter 0";
+        else if (!ekt_count(s->hand[s->fighter[0]]) || !ekt_count(s->hand[s->fighter[1]]))
+            bad = "a fighter has no cards in hand";
+        else if (s->phase == EKT_EXCHANGE &&
+                 (s->exch_step > 1 || !ekt_can_exchange(s, ekt_exchanger(s))))
+            bad = "exchange: exch_step names no player who can exchange";
+        break;
+    }
+    case EKT_BUILD:
+        if (s->build_count >= s->np || !ekt_next_gain(s, s->build_player) ||
+            ekt_legal(s, s->build_player, acts) == 0)
+            bad = "build: the builder has nothing to build or no place";
+        break;
+    default: break;
+    }
+    if (bad) {
+        snprintf(err, errlen, "%s", bad);
+        return -1;
+    }
+    return 0;
 }
 
 /* Sets up a game. */

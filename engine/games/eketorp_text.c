@@ -104,6 +104,49 @@ static int ekt_check(const ekt_state *s, char *err, size_t errlen) {
                 }
         }
     }
+    /* nothing may belong to, or be aimed at, a seat beyond np */
+    ekt_state c = *s;
+    for (int p = 0; p < EKT_MAX_PLAYERS; p++)
+        for (int q = 0; q < EKT_MAX_PLAYERS; q++)
+            if (p >= s->np || q >= s->np) {
+                memset(c.siege[p][q], 0, sizeof c.siege[p][q]);
+                memset(c.plan_siege[p][q], 0, sizeof c.plan_siege[p][q]);
+            }
+    for (int p = s->np; p < EKT_MAX_PLAYERS; p++) {
+        c.pieces[p] = c.home[p] = c.amulets[p] = c.completed[p] = c.planned[p] = 0;
+        c.plan_done[p] = c.redealt[p] = 0;
+        memset(c.field[p], 0, sizeof c.field[p]);
+        memset(c.hosp[p], 0, sizeof c.hosp[p]);
+        memset(c.siege_done[p], 0, sizeof c.siege_done[p]);
+        memset(c.hand[p], 0, sizeof c.hand[p]);
+        memset(c.known[p], 0, sizeof c.known[p]);
+        memset(c.pile[p], 0, sizeof c.pile[p]);
+        memset(c.place[p], 0, sizeof c.place[p]);
+        memset(c.height[p], 0, sizeof c.height[p]);
+        memset(c.extra[p], 0, sizeof c.extra[p]);
+        memset(c.gain[p], 0, sizeof c.gain[p]);
+        memset(c.plan_field[p], 0, sizeof c.plan_field[p]);
+    }
+    if (memcmp(&c, s, sizeof c) != 0) {
+        snprintf(err, errlen, "values given for seats beyond np=%d", s->np);
+        return -1;
+    }
+    /* index 0 of card and material counts means nothing and must stay empty */
+    int zero = s->deck[0] | s->aside[0] | s->supply[0];
+    for (int f = 0; f < EKT_FIELDS; f++) zero |= s->ftile[f][0];
+    for (int p = 0; p < s->np; p++) {
+        zero |= s->hand[p][0] | s->pile[p][0] | s->known[p][0] | s->extra[p][0] | s->gain[p][0];
+        int hand = 0;
+        for (int v = 1; v < EKT_VALUES; v++) hand += s->hand[p][v];
+        if (hand == 0 && s->phase != EKT_DRAW) {
+            snprintf(err, errlen, "player %d has no cards in hand (outside a draw)", p);
+            return -1;
+        }
+    }
+    if (zero) {
+        snprintf(err, errlen, "a count of card value 0 or material 0 is not zero");
+        return -1;
+    }
     for (int v = 1; v < EKT_VALUES; v++)
         if (cards[v] != d->cards[v]) {
             snprintf(err, errlen, "%d cards of value %d in the state, the pack has %d", cards[v], v,
@@ -183,7 +226,7 @@ int ekt_parse(void *st, const char *text, char *err, size_t errlen) {
                      ekt_fields[i].name);
             return -1;
         }
-    if (ekt_check(&s, err, errlen)) return -1;
+    if (ekt_check(&s, err, errlen) || ekt_phase_valid(&s, err, errlen)) return -1;
     memcpy(st, &s, sizeof s);
     return 0;
 }

@@ -11,6 +11,9 @@
 
 #include "engine/games/eketorp.h"
 
+/* Checks a state read from text can go on from its phase; 0, or -1 with a message. */
+int ekt_phase_valid(const ekt_state *s, char *err, size_t errlen);
+
 /* Writes a picture of the state. */
 int ekt_render(const void *st, char *buf, size_t n);
 

@@ -520,6 +520,49 @@ static void test_random_games(void) {
     CHECK(strstr(err, "banana") != NULL);
 }
 
+/* Damaged STATE lines are refused or, when accepted, can be played to the end. */
+static void test_parse_fuzz(void) {
+    game_rng r;
+    rng_seed(&r, 77);
+    int accepted = 0, refused = 0, finished = 0;
+    for (int g = 0; g < 60; g++) {
+        ekt_state s;
+        ekt_init(&s, 3 + g % 4, NULL, err, sizeof err);
+        int stop = (int)rng_below(&r, 400);
+        for (int k = 0; k < stop && ekt_game.node(&s) != GAME_NODE_TERMINAL; k++)
+            game_step_random(&ekt_game, &s, &r);
+        static char line[8192];
+        ekt_game.format(&s, line, sizeof line);
+        for (int m = 0; m < 40; m++) {
+            static char bad[8192];
+            snprintf(bad, sizeof bad, "%s", line);
+            size_t len = strlen(bad);
+            for (int e = 0; e < 1 + (int)rng_below(&r, 3); e++) {
+                size_t at = rng_below(&r, (uint32_t)len);
+                const char alphabet[] = "0123456789,= x-9";
+                bad[at] = alphabet[rng_below(&r, sizeof alphabet - 1)];
+            }
+            ekt_state t;
+            if (ekt_game.parse(&t, bad, err, sizeof err) != 0) {
+                refused++;
+                CHECK(err[0] != '\0');
+                continue;
+            }
+            accepted++;
+            game_rng r2;
+            rng_seed(&r2, (uint64_t)m);
+            for (int k = 0; k < 200000 && ekt_game.node(&t) != GAME_NODE_TERMINAL; k++)
+                game_step_random(&ekt_game, &t, &r2);
+            finished += ekt_game.node(&t) == GAME_NODE_TERMINAL;
+        }
+    }
+    printf("damaged STATEs: %d refused, %d accepted, %d of those played out\n", refused, accepted,
+           finished);
+    CHECK(refused > 100);
+    CHECK(accepted > 0);
+    CHECK_EQ_INT(finished, accepted);
+}
+
 int main(void) {
     test_setup();
     test_redeal();
@@ -531,5 +574,6 @@ int main(void) {
     test_build_and_end();
     test_data();
     test_random_games();
+    test_parse_fuzz();
     return check_done();
 }

@@ -385,6 +385,41 @@ static void test_text(void) {
     CHECK(n > 0 && strstr(buf, "longship: 2") != NULL);
 }
 
+/* Damaged STATE lines are refused or, when accepted, can be played to the end. */
+static void test_parse_fuzz(void) {
+    game_rng r;
+    rng_seed(&r, 78);
+    int accepted = 0, refused = 0, finished = 0;
+    for (int g = 0; g < 2000; g++) {
+        saek_state s;
+        saek_init(&s, 2 + g % 5, NULL, err, sizeof err);
+        int stop = (int)rng_below(&r, 100);
+        for (int k = 0; k < stop && saek_game.node(&s) != GAME_NODE_TERMINAL; k++)
+            game_step_random(&saek_game, &s, &r);
+        char line[512];
+        saek_game.format(&s, line, sizeof line);
+        size_t len = strlen(line);
+        for (int e = 0; e < 1 + (int)rng_below(&r, 3); e++) {
+            const char alphabet[] = "0123456789,= x-7";
+            line[rng_below(&r, (uint32_t)len)] = alphabet[rng_below(&r, sizeof alphabet - 1)];
+        }
+        saek_state t;
+        if (saek_game.parse(&t, line, err, sizeof err) != 0) {
+            refused++;
+            continue;
+        }
+        accepted++;
+        t.opt_maxturns = 100000;
+        game_playout_random(&saek_game, &t, &r);
+        finished += saek_game.node(&t) == GAME_NODE_TERMINAL;
+    }
+    printf("damaged STATEs: %d refused, %d accepted, %d of those played out\n", refused, accepted,
+           finished);
+    CHECK(refused > 100);
+    CHECK(accepted > 20);
+    CHECK_EQ_INT(finished, accepted);
+}
+
 int main(void) {
     test_setup();
     test_trading();
@@ -394,5 +429,6 @@ int main(void) {
     test_invariants();
     test_raid7_index();
     test_text();
+    test_parse_fuzz();
     return check_done();
 }
