@@ -207,7 +207,7 @@ static int saek_legal_raid7(const saek_state *s, int *acts) {
 static inline int saek_robbable(const saek_state *s) {
     int n = 0;
     for (int q = 0; q < s->nplayers; q++)
-        n += q != s->to_move && (s->alive >> q & 1) && s->coins[q] > 0;
+        n += (q != s->to_move) & (s->alive >> q & 1) & (s->coins[q] > 0);
     return n;
 }
 
@@ -373,7 +373,14 @@ static int saek_playout(void *st, game_rng *rng_out) {
             /* the common case in registers: ship rolls that need no expulsion */
             int p = s.to_move, np = s.nplayers, alive = s.alive, ships = s.ships;
             int turns = s.turns, cap = s.opt_maxturns ? s.opt_maxturns : 1 << 30;
-            int sum;
+            int sum, next[SAEK_MAX_PLAYERS];
+            for (int q = 0; q < np; q++) {
+                int r = q;
+                do {
+                    if (++r == np) r = 0;
+                } while (!(alive >> r & 1) && r != q);
+                next[q] = r;
+            }
             for (;;) {
                 sum = saek_roll36[rng_below(&rng, 36)];
                 int bit = saek_ship_bit[sum];
@@ -383,9 +390,7 @@ static int saek_playout(void *st, game_rng *rng_out) {
                 s.coins[p] = (int16_t)(s.coins[p] + 2 * has - 1);
                 ships ^= bit;
                 turns++;
-                do {
-                    if (++p == np) p = 0;
-                } while (!(alive >> p & 1));
+                p = next[p];
             }
             s.to_move = (uint8_t)p;
             s.ships = (uint8_t)ships;
