@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/playout_bench.h"
 #include "engine/game.h"
@@ -42,7 +43,7 @@ static const char cmd_mc_usage[] =
     "  --seed S           run seed (default 1); the same seed gives the same result\n"
     "  --threads T        worker threads (default: one per core)\n"
     "  --format F         text (default), csv or json\n"
-    "  --quiet            no progress on stderr\n"
+    "  --quiet            no progress or timing on stderr (progress shows on a terminal)\n"
     "  --player P         for --advise at a simultaneous node: whose choice\n"
     "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
     "                     (format of engine/games/data/eketorp-rules.txt; default built in)\n";
@@ -341,7 +342,7 @@ static int cmd_mc_compare(const cmd_mc_args *a) {
                           .games = a->games ? a->games : 1000,
                           .seed = (uint64_t)a->seed,
                           .threads = (int)a->threads,
-                          .progress = !a->quiet};
+                          .progress = !a->quiet && isatty(2)};
     playout_stats st;
     char err[256];
     const saek_solver *sv = saek_solver_shared(2 * coins, 1);
@@ -415,7 +416,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
     cfg.games = a->games ? a->games : 1000;
     cfg.seed = (uint64_t)a->seed;
     cfg.threads = (int)a->threads;
-    cfg.progress = !a->quiet;
+    cfg.progress = !a->quiet && isatty(2);
     playout_stats st;
     char err[256];
     if (playout_run(&cfg, &st, err, sizeof err)) {
