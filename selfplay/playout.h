@@ -65,9 +65,13 @@ void playout_interval(const playout_tally *t, double *mean, double *lo, double *
 /* The length below which a fraction q of games ended. */
 int playout_length_quantile(const playout_stats *st, double q);
 
-/* Writes the results as readable text, CSV or JSON. */
+/* Writes the results as readable text: a table per slot and per seat, then the lengths. */
 void playout_write_text(FILE *f, const playout_config *cfg, const playout_stats *st);
+
+/* Writes the results as CSV: one row per slot and per seat, then one row of lengths. */
 void playout_write_csv(FILE *f, const playout_config *cfg, const playout_stats *st);
+
+/* Writes the results as one JSON object, with the full length histogram. */
 void playout_write_json(FILE *f, const playout_config *cfg, const playout_stats *st);
 
 #endif
