@@ -56,6 +56,7 @@ static int run(const char *first, ...) {
         if (!CHECK(strstr(errtext, word) != NULL)) fprintf(stderr, "    stderr: %s\n", errtext);   \
     } while (0)
 
+/* Bad arguments, specs, options and STATEs fail with a message naming them. */
 static void test_errors(void) {
     CHECK(run("--help", NULL) == 0 && strstr(out, "usage") != NULL);
     CHECK(run("saek", "--help", NULL) == 0 && strstr(out, "vikingdice") != NULL);
@@ -88,6 +89,7 @@ static void test_errors(void) {
     CHECK_FAILS("saek", "eketorp", "--games", "1", "--policy", "opt");
 }
 
+/* Tournaments, advice, show, data, bench, solve and compare all run and report. */
 static void test_runs(void) {
     /* a tournament in each format */
     CHECK_EQ_INT(
@@ -147,6 +149,7 @@ static void test_runs(void) {
     CHECK(strstr(out, "decision agreement") != NULL);
 }
 
+/* Runs the command tests. */
 int main(void) {
     test_errors();
     test_runs();

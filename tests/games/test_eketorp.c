@@ -63,6 +63,7 @@ static int has_action(const ekt_state *s, int p, int a) {
     return -1;
 }
 
+/* Pieces, amulets and cards by player count; the default pack and box. */
 static void test_setup(void) {
     /* 6 players: 5 pieces; 4 and 5 players: 6; 3 players: 8. 5 amulets, four cards each. */
     int want[7] = {0, 0, 0, 8, 6, 6, 5};
@@ -94,6 +95,7 @@ static void test_setup(void) {
     CHECK_EQ_INT(d->supply[1] + d->supply[2] + d->supply[3] + d->supply[4], 60 + 48 + 12 + 6);
 }
 
+/* The re-deal of a hand without a 4, 5 or 6. */
 static void test_redeal(void) {
     /* A player without a 4, 5 or 6 may return the cards and get four new ones. */
     ekt_state s;
@@ -117,6 +119,7 @@ static void test_redeal(void) {
     CHECK_EQ_INT(s.phase, EKT_ITEMS);
 }
 
+/* Item cards put tiles on the fields; the rotten-items add-on. */
 static void test_items(void) {
     /* One tile per letter of the item card on its field. */
     const ekt_data *d = ekt_data_current();
@@ -159,6 +162,7 @@ static void test_items(void) {
     CHECK_EQ_INT(s.ftile[0][1], 5);
 }
 
+/* Hidden simultaneous orders, executed only when everyone has written. */
 static void test_orders(void) {
     /* Hidden, simultaneous orders; never more Vikings than at home. */
     ekt_state s = make(3, NULL);
@@ -189,6 +193,7 @@ static void test_orders(void) {
     CHECK_EQ_INT(ekt_game.legal(&s, 0, acts), 0);
 }
 
+/* Fights for items: when they happen, who names them, hospital spaces. */
 static void test_field_fights(void) {
     /* Fights only where there are more Vikings than items, between different players. */
     ekt_state s = make(3, NULL);
@@ -253,6 +258,7 @@ static void build(ekt_state *s, int p, int k, const char *mats) {
     for (int i = 0; mats[i]; i++) s->place[p][k][s->height[p][k]++] = (uint8_t)(mats[i] - '0');
 }
 
+/* Sieges: Example 5, tearing down, empty strongholds, rival besiegers, sallies. */
 static void test_sieges(void) {
     /* Example 5: besieger 5, defender 3: the defender goes to Diff 0, not Diff 1-2. */
     ekt_state s = make(3, NULL);
@@ -341,6 +347,7 @@ static void test_sieges(void) {
     CHECK_EQ_INT(s.hosp[1][2], 1); /* difference 2, no protection: Diff 1-2 */
 }
 
+/* Exchanging a hand for amulets, and taking up the sheet when the hand is empty. */
 static void test_exchange(void) {
     /* Before a fight: pay as many amulets as cards in hand to exchange them all. */
     ekt_state s = make(3, NULL);
@@ -375,6 +382,7 @@ static void test_exchange(void) {
     CHECK_EQ_INT(s.known[0][4], 3);
 }
 
+/* Building, completion, scoring, healing and the end of the game. */
 static void test_build_and_end(void) {
     /* Up to three levels on six places; completing gives 5 points and ends the game. */
     ekt_state s = make(3, NULL);
@@ -422,6 +430,7 @@ static void test_build_and_end(void) {
     CHECK_EQ_INT(s.phase, EKT_OVER);
 }
 
+/* The data file equals the built-in defaults; bad data lines are named. */
 static void test_data(void) {
     /* The compiled-in defaults equal the editable data file. */
     char path[1024];
@@ -459,6 +468,7 @@ static int tiles(const ekt_state *s) {
     return n;
 }
 
+/* Random games keep every count; STATE and determinization keep what they must. */
 static void test_random_games(void) {
     /* Random games keep pieces, cards and tiles; every state survives format and parse. */
     int bad = 0, roundtrip = 0, over = 0;
@@ -563,6 +573,7 @@ static void test_parse_fuzz(void) {
     CHECK_EQ_INT(finished, accepted);
 }
 
+/* Runs every Eketorp test. */
 int main(void) {
     test_setup();
     test_redeal();

@@ -24,6 +24,7 @@ static int spec_fails(const game_def *g, const char *spec, const char *word) {
     return strstr(err, word) != NULL;
 }
 
+/* Policy specs: the good ones build, the bad ones are refused with the bad part named. */
 static void test_specs(void) {
     const char *good[] = {"random",
                           "heur",
@@ -208,6 +209,7 @@ static void test_bench(void) {
     CHECK(playout_bench_run(&ekt_game, 2, NULL, 0, 0, 5, 3, &a, err, sizeof err) != 0);
 }
 
+/* Runs the policy and harness tests. */
 int main(void) {
     test_specs();
     test_legal_choices();

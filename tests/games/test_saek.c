@@ -28,6 +28,7 @@ static int total_coins(const saek_state *s) {
     return t;
 }
 
+/* Starting treasuries, option errors and the roll-off for the first player. */
 static void test_setup(void) {
     /* Treasury: 2-4 players 15 coins, 5 players 12, 6 players 10. */
     int want[7] = {0, 0, 15, 15, 15, 12, 10};
@@ -56,6 +57,7 @@ static void test_setup(void) {
     CHECK_EQ_INT(s.phase, SAEK_ROLL);
 }
 
+/* Trading turns: taking and loading ships, the 2/12 sweep, the eight ship numbers. */
 static void test_trading(void) {
     /* A ship with a coin: the roller takes it. */
     saek_state s = make(2, NULL);
@@ -96,6 +98,7 @@ static void test_trading(void) {
     CHECK_EQ_INT(saek_ship_index[7], -1);
 }
 
+/* The raid on a 7: paying the longship, raid results, the raid-7 choice and repeat raid. */
 static void test_raid(void) {
     /* A 7 on a trading turn: one coin to the longship, then the raid. */
     saek_state s = make(2, "vikingdice=0");
@@ -182,6 +185,7 @@ static void test_raid(void) {
     CHECK_EQ_INT(n, 2);
 }
 
+/* The optional Viking dice: shields add raid rolls, each X pays the longship. */
 static void test_viking_dice(void) {
     /* 0, 1 or 2 Viking dice before the raid roll. */
     saek_state s = make(2, NULL);
@@ -229,6 +233,7 @@ static void test_viking_dice(void) {
     CHECK(!(c.alive & 1));
 }
 
+/* Expulsion on an impossible payment, the end, and the first-expulsion option. */
 static void test_expulsion(void) {
     /* A payment to a ship that cannot be made expels at once. */
     saek_state s = make(3, NULL);
@@ -265,6 +270,7 @@ static void test_expulsion(void) {
     CHECK(share[0] == 0.0 && fabs(share[1] - 1.0 / 3) < 1e-12);
 }
 
+/* Random games: conservation, one winner, fast path equal to generic, fair dice. */
 static void test_invariants(void) {
     /* Random games: coins conserved, one winner, generic and fast paths identical. */
     for (int players = 2; players <= 6; players++) {
@@ -350,6 +356,7 @@ static void test_raid7_index(void) {
     CHECK_EQ_INT(cases, 256 * 4 * 8);
 }
 
+/* STATE text round trips; malformed STATEs are refused with the bad word named. */
 static void test_text(void) {
     /* format and parse round-trip; bad STATE words are named */
     saek_state s = make(3, NULL), t;
@@ -420,6 +427,7 @@ static void test_parse_fuzz(void) {
     CHECK_EQ_INT(finished, accepted);
 }
 
+/* Runs every Saekonungr test. */
 int main(void) {
     test_setup();
     test_trading();

@@ -232,6 +232,7 @@ static void test_play(void) {
     mc_policy_done(&p);
 }
 
+/* Runs the solver tests. */
 int main(void) {
     test_bellman();
     test_brute_force();
