@@ -7,35 +7,16 @@
 #include <string.h>
 
 #include "engine/games/eketorp.h"
-#include "engine/games/saek.h"
-
-#if defined(__has_include)
-#if __has_include("engine/games/raid.h")
 #include "engine/games/raid.h"
-/* Weak, so the list still links while the Viking Raid rules are being written; a program that
- * references game_raid elsewhere (tools/cmd_mc.c does) gets it listed. */
-extern const game_def game_raid __attribute__((weak));
-#define GAME_HAVE_RAID 1
-#endif
-#endif
+#include "engine/games/saek.h"
 
 enum { GAME_LIST_MAX = 16 };
 
 static const game_def *game_list[GAME_LIST_MAX] = {
     &saek_game,
     &ekt_game,
+    &game_raid,
 };
-
-/* Adds the games that are linked in only sometimes, once. */
-static void game_list_init(void) {
-#ifdef GAME_HAVE_RAID
-    static int done;
-    if (!done) {
-        done = 1;
-        if (&game_raid != NULL) game_register(&game_raid);
-    }
-#endif
-}
 
 /* Returns the number of filled slots in game_list. */
 static int game_count(void) {
@@ -46,7 +27,6 @@ static int game_count(void) {
 
 /* Returns the game with this name (or NULL). */
 const game_def *game_find(const char *name) {
-    game_list_init();
     if (!name) return NULL;
     for (int i = 0; i < GAME_LIST_MAX && game_list[i]; i++)
         if (strcmp(game_list[i]->name, name) == 0) return game_list[i];
@@ -55,7 +35,6 @@ const game_def *game_find(const char *name) {
 
 /* Returns the i-th known game, or NULL past the end. */
 const game_def *game_at(int i) {
-    game_list_init();
     if (i < 0 || i >= GAME_LIST_MAX) return NULL;
     return game_list[i];
 }

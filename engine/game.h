@@ -31,9 +31,8 @@
  * victory points) at any node. length() counts the game's natural unit (turns, weeks).
  *
  * Games are found by name with game_find(); the built-in ones are listed in game.c. A game in
- * another file joins the list at run time with game_register(), or at build time: when
- * engine/games/raid.h exists, game.c lists `game_raid` (declared there as `extern const game_def
- * game_raid;`) through a weak reference, so programs that link the Viking Raid rules list it.
+ * another file joins the list at run time with game_register(). Saekonungr, Eketorp and Viking
+ * Raid are listed from the start.
  */
 #ifndef HNEFI_ENGINE_GAME_H
 #define HNEFI_ENGINE_GAME_H

@@ -18,13 +18,8 @@
 #include "search/saek_solver.h"
 #include "selfplay/playout.h"
 
-#if defined(__has_include)
-#if __has_include("tools/cmd_mc_raid.h")
 #include "engine/games/raid.h"
 #include "tools/cmd_mc_raid.h"
-#define CMD_MC_HAVE_RAID 1
-#endif
-#endif
 
 static const char cmd_mc_usage[] =
     "usage: hnefi mc <game> [options]            play a tournament between policies\n"
@@ -443,14 +438,9 @@ int cmd_mc(int argc, char **argv) {
         printf("%s", cmd_mc_usage);
         return argc < 2 ? 1 : 0;
     }
-#ifdef CMD_MC_HAVE_RAID
-    game_register(&game_raid);
-#endif
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
-#ifdef CMD_MC_HAVE_RAID
     if (strcmp(argv[1], "raid") == 0 && argc >= 3 && argv[2][0] != '-')
         return cmd_mc_raid(argc - 1, argv + 1);
-#endif
     cmd_mc_args a = {0};
     a.format = "text";
     a.seed = 1;
