@@ -123,6 +123,30 @@ int game_option(const char *options, const char *key, char *value, size_t n) {
     return 0;
 }
 
+/* Reads the next "key=value" word of a STATE text at *p, splitting it at '='. */
+int game_state_word(const char **p, char *word, size_t n, char **value, char *err, size_t errlen) {
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    *p = s;
+    if (!*s) return 0;
+    size_t w = strcspn(s, " \t\n");
+    if (w >= n) {
+        snprintf(err, errlen, "STATE word too long: '%.20s...'", s);
+        return -1;
+    }
+    memcpy(word, s, w);
+    word[w] = '\0';
+    *p = s + w;
+    char *eq = strchr(word, '=');
+    if (!eq) {
+        snprintf(err, errlen, "STATE word '%.40s' is not key=value", word);
+        return -1;
+    }
+    *eq = '\0';
+    *value = eq + 1;
+    return 1;
+}
+
 /* Checks that every key of an option string is in the NULL-terminated list `known`. */
 int game_check_options(const char *options, const char *const *known, char *err, size_t errlen) {
     if (!options) return 0;

@@ -142,6 +142,13 @@ int game_option(const char *options, const char *key, char *value, size_t n);
  * with a message naming the unknown key. */
 int game_check_options(const char *options, const char *const *known, char *err, size_t errlen);
 
+/*
+ * Reads the next "key=value" word of a STATE text at *p into word (n bytes) and splits it: word
+ * holds the key, *value points at the value. Returns 1 for a word, 0 at the end of the text, -1
+ * with a message in err for a word too long or without '='.
+ */
+int game_state_word(const char **p, char *word, size_t n, char **value, char *err, size_t errlen);
+
 /* Reads an integer option in [lo, hi]; returns 0 (with *out set, or left alone when absent) or
  * -1 with a message naming the option and the bad value. */
 int game_option_int(const char *options, const char *key, int lo, int hi, int *out, char *err,

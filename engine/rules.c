@@ -25,7 +25,7 @@ static inline bool sw_bracket(const struct position *p, int sq, bb_t own) {
 /*
  * Returns the men of a wall along the edge from `start` in direction d (start itself included)
  * when the far end is a bracket, every member has an own piece inward, and the wall has two or
- * more pieces; 0 otherwise. Also reports the square just before start's side in *near_end.
+ * more pieces; 0 otherwise.
  */
 static bb_t sw_run(const struct position *p, int start, int d, int in, bb_t own, bb_t enemy) {
     const struct bb_geom *g = &p->v->g;

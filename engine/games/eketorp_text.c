@@ -163,25 +163,9 @@ int ekt_parse(void *st, const char *text, char *err, size_t errlen) {
     unsigned char *b = (unsigned char *)&s;
     int seen[EKT_NFIELDS] = {0};
     const char *p = text;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-        if (!*p) break;
-        size_t w = strcspn(p, " \t\n");
-        char word[2048];
-        if (w >= sizeof word) {
-            snprintf(err, errlen, "STATE word too long");
-            return -1;
-        }
-        memcpy(word, p, w);
-        word[w] = '\0';
-        p += w;
-        char *eq = strchr(word, '=');
-        if (!eq) {
-            snprintf(err, errlen, "STATE word '%.40s' is not name=values", word);
-            return -1;
-        }
-        *eq = '\0';
-        char *val = eq + 1, *end;
+    char word[2048], *val, *end;
+    int got;
+    while ((got = game_state_word(&p, word, sizeof word, &val, err, errlen)) > 0) {
         if (strcmp(word, "items_used") == 0 || strcmp(word, "fight") == 0) {
             errno = 0;
             long x = strtol(val, &end, 10);
@@ -220,6 +204,7 @@ int ekt_parse(void *st, const char *text, char *err, size_t errlen) {
         }
         seen[idx] = 1;
     }
+    if (got < 0) return -1;
     for (int i = 0; i < EKT_NFIELDS; i++)
         if (!seen[i]) {
             snprintf(err, errlen, "STATE lacks '%s=' (write a state with hnefi mc eketorp --show)",

@@ -566,24 +566,10 @@ static int saek_parse(void *st, const char *text, char *err, size_t errlen) {
     int have_coins = 0;
     char word[256];
     const char *p = text;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-        if (!*p) break;
-        size_t w = strcspn(p, " \t\n");
-        if (w >= sizeof word) {
-            snprintf(err, errlen, "STATE word too long: '%.20s...'", p);
-            return -1;
-        }
-        memcpy(word, p, w);
-        word[w] = '\0';
-        p += w;
-        char *eq = strchr(word, '=');
-        if (!eq) {
-            snprintf(err, errlen, "STATE word '%s' is not key=value", word);
-            return -1;
-        }
-        *eq = '\0';
-        const char *key = word, *val = eq + 1;
+    char *val;
+    int got;
+    while ((got = game_state_word(&p, word, sizeof word, &val, err, errlen)) > 0) {
+        const char *key = word;
         int x;
         if (strcmp(key, "coins") == 0) {
             int np = 0;
@@ -675,6 +661,7 @@ static int saek_parse(void *st, const char *text, char *err, size_t errlen) {
         snprintf(err, errlen, "bad value in STATE word '%s=%s'", key, val);
         return -1;
     }
+    if (got < 0) return -1;
     if (!have_coins) {
         snprintf(err, errlen, "STATE needs coins=... (one treasury per player, x if expelled)");
         return -1;
