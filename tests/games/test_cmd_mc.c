@@ -5,18 +5,11 @@
 
 #include "engine/games/eketorp.h"
 #include "engine/games/saek.h"
+#include "tests/capture.h"
 #include "tests/check.h"
 #include "tools/cmd_mc.h"
 
 static char out[1 << 16], errtext[1 << 14];
-
-/* Reads a whole temporary file into buf. */
-static void slurp(FILE *f, char *buf, size_t n) {
-    fflush(f);
-    rewind(f);
-    size_t k = fread(buf, 1, n - 1, f);
-    buf[k] = '\0';
-}
 
 /* Runs cmd_mc with the given arguments (NULL-terminated), capturing stdout and stderr. */
 static int run(const char *first, ...) {
@@ -29,24 +22,7 @@ static int run(const char *first, ...) {
         argv[argc++] = (char *)a;
     va_end(ap);
     argv[argc] = NULL;
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    int so = dup(1), se = dup(2);
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    int rc = cmd_mc(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    slurp(fo, out, sizeof out);
-    slurp(fe, errtext, sizeof errtext);
-    fclose(fo);
-    fclose(fe);
-    return rc;
+    return capture_call(cmd_mc, argc, argv, out, sizeof out, errtext, sizeof errtext);
 }
 
 /* Checks a run fails and its message contains `word`. */

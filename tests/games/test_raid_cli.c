@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "check.h"
 #include "tools/cmd_mc_raid.h"
 
@@ -20,28 +21,8 @@ static int run(const char *first, ...) {
         argv[argc++] = (char *)w;
     va_end(ap);
     argv[argc] = NULL;
-    fflush(stdout);
-    fflush(stderr);
-    int so = dup(1), se = dup(2);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    int rc = cmd_mc_raid(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    rewind(fo);
-    rewind(fe);
-    size_t n = fread(out_text, 1, sizeof out_text - 1, fo);
-    out_text[n] = '\0';
-    n = fread(err_text, 1, sizeof err_text - 1, fe);
-    err_text[n] = '\0';
-    fclose(fo);
-    fclose(fe);
-    return rc;
+    return capture_call(cmd_mc_raid, argc, argv, out_text, sizeof out_text, err_text,
+                        sizeof err_text);
 }
 
 /* Reads the number printed after `label` in the captured output (or -1). */
