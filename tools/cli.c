@@ -145,12 +145,12 @@ bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *o
     return true;
 }
 
-/* Prints the board of p as a diagram with coordinates. */
-void cli_print_board(const struct position *p) {
+/* Prints the board of p as a diagram with coordinates to out. */
+void cli_fprint_board(FILE *out, const struct position *p) {
     const struct variant *v = p->v;
     int n = v->size;
     for (int rank = n - 1; rank >= 0; rank--) {
-        printf("%3d ", rank + 1);
+        fprintf(out, "%3d ", rank + 1);
         for (int file = 0; file < n; file++) {
             int sq = rank * n + file;
             enum piece pc = pos_piece_at(p, sq);
@@ -160,11 +160,16 @@ void cli_print_board(const struct position *p) {
                      : sq == v->throne_sq         ? '^'
                      : bb_has(v->corner_mask, sq) ? '+'
                                                   : '.';
-            printf(" %c", c);
+            fprintf(out, " %c", c);
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
-    printf("    ");
-    for (int file = 0; file < n; file++) printf(" %c", 'a' + file);
-    printf("\n");
+    fprintf(out, "    ");
+    for (int file = 0; file < n; file++) fprintf(out, " %c", 'a' + file);
+    fprintf(out, "\n");
+}
+
+/* Prints the board of p as a diagram with coordinates. */
+void cli_print_board(const struct position *p) {
+    cli_fprint_board(stdout, p);
 }

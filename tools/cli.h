@@ -10,6 +10,7 @@
 #define HNEFI_TOOLS_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "engine/tafl.h"
 
@@ -40,6 +41,9 @@ bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *o
 
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);
+
+/* Prints the board of p as a diagram with coordinates to out. */
+void cli_fprint_board(FILE *out, const struct position *p);
 
 /* The usage text of the game options. */
 extern const char cli_game_usage[];
