@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -65,7 +66,17 @@ int main(void) {
     bad("bench x", "bench depth 'x'");
     bad("bench 2 0", "bench threads '0'");
     bad("bench 1 1 1 1", "too many arguments");
-    bad("", "usage");
+    /* with no command hnefi speaks the UCI-like protocol on stdin (tests/test_proto_uci.c) */
+    char script[] = "/tmp/hnefi-cli-XXXXXX", args[64];
+    int fd = mkstemp(script);
+    if (CHECK(fd >= 0)) {
+        CHECK(write(fd, "uci\nisready\nquit\n", 18) == 18);
+        close(fd);
+        snprintf(args, sizeof args, "< %s", script);
+        ok(args, "uciok");
+        ok(args, "readyok");
+        unlink(script);
+    }
     bad("frobnicate", "unknown command 'frobnicate'");
     bad("perft", "missing DEPTH");
     bad("perft x", "perft depth 'x'");

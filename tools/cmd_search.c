@@ -7,41 +7,8 @@
 #include "engine/notation.h"
 #include "search/search.h"
 #include "tools/cli.h"
+#include "tools/score_text.h"
 #include "tools/svg.h"
-
-/* Writes a score for people: "defenders +0.45" or "defenders escape in 5 plies". */
-static void score_text(const struct tafl *game, const struct search_line *l, char *out,
-                       size_t len) {
-    const struct position *root = tafl_pos(game);
-    int side = root->side, plies;
-    if (search_score_is_win(l->score, &plies)) {
-        int winner = l->score > 0 ? side : !side;
-        /* play the line out to name how the game ends */
-        struct tafl *t = tafl_new(root->v);
-        const char *how = "win";
-        if (t) {
-            *t = *game;
-            for (int i = 0; i < l->pv_len && t->result == RESULT_NONE; i++) tafl_play(t, l->pv[i]);
-            static const char *const verbs[] = {"win",
-                                                "escape",
-                                                "capture the king",
-                                                "shut in the king",
-                                                "encircle the defenders",
-                                                "build an exit fort",
-                                                "win by repetition",
-                                                "leave no legal move"};
-            if (t->result != RESULT_NONE && t->result != RESULT_DRAW) how = verbs[t->reason];
-            tafl_free(t);
-        }
-        snprintf(out, len, "%s %s in %d %s", winner == SIDE_ATTACKERS ? "attackers" : "defenders",
-                 how, plies, plies == 1 ? "ply" : "plies");
-        return;
-    }
-    int sc = l->score, better = sc >= 0 ? side : !side;
-    if (sc < 0) sc = -sc;
-    snprintf(out, len, "%s +%d.%02d", better == SIDE_ATTACKERS ? "attackers" : "defenders",
-             sc / 100, sc % 100);
-}
 
 /* Prints large counts compactly (12.3M). */
 static void count_text(uint64_t n, char *out, size_t len) {
@@ -63,7 +30,7 @@ static void analyze_line(const struct search_line *l, void *arg) {
     struct analyze_ctx *c = arg;
     const struct position *root = tafl_pos(c->game);
     char score[96], nodes[24], nps[24], pv[SEARCH_MAX_PLY * 7] = "", mv[MOVE_TEXT_MAX];
-    score_text(c->game, l, score, sizeof score);
+    score_text_human(c->game, l, score, sizeof score);
     count_text(l->nodes, nodes, sizeof nodes);
     count_text(l->nps, nps, sizeof nps);
     for (int i = 0; i < l->pv_len && i < 24; i++) {
@@ -205,7 +172,7 @@ int cmd_analyze(int argc, char **argv) {
     if (svg) {
         FILE *f = fopen(svg, "w");
         char title[160], score[96];
-        score_text(game, &ctx.best, score, sizeof score);
+        score_text_human(game, &ctx.best, score, sizeof score);
         snprintf(title, sizeof title, "%s, %s to move: %s (depth %d)", root->v->name,
                  root->side == SIDE_ATTACKERS ? "attackers" : "defenders", score, res.depth);
         int n = ctx.best.pv_len < 8 ? ctx.best.pv_len : 8;

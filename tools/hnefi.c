@@ -4,6 +4,7 @@
 
 #include "tools/cli.h"
 #include "tools/cmd_mc.h"
+#include "tools/proto_session.h"
 
 /* One command: its name, its entry point and a line of help. */
 struct command {
@@ -19,6 +20,9 @@ static const struct command commands[] = {
     {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
+    {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
+    {"otep", cmd_otep, "speak the OpenTafl engine protocol"},
+    {"htp", cmd_htp, "speak the hnefatafl.org text protocol"},
 };
 
 /* Prints the list of commands. */
@@ -30,10 +34,7 @@ static void usage(FILE *out) {
 
 /* Runs the command named by argv[1]. */
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (argc < 2) return proto_auto(); /* UCI, or OpenTafl if the first line is `rules` */
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

@@ -1,0 +1,474 @@
+/*
+ * The OpenTafl engine protocol (docs/protocol.md, ../shared/ref/otep.md), as the real OpenTafl
+ * host speaks it: `rules` before our `hello`, `clock` before `play` or no clock at all, opponent
+ * moves without captures (the position record is the check, and we resync to it), `finish`
+ * perhaps twice, and end of input instead of `goodbye`. Every reply is one line written in one
+ * piece; nothing goes to stderr; unknown lines are ignored, malformed known ones get
+ * `error 0 <message>`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/notation.h"
+#include "tools/proto_session.h"
+#include "tools/score_text.h"
+
+enum { OTEP_WIN_EVAL = 5050 };
+
+enum otep_mode { OTEP_PLAY, OTEP_ANALYZE };
+
+struct otep {
+    struct proto_session *s;
+    const struct proto_config *cfg;
+    int our_side; /* from the last `play`, -1 before */
+    bool have_pending;
+    move_t pending; /* our last move, until the host confirms it with `move` */
+    bool finished;
+    /* the last `clock` line */
+    bool have_clock;
+    int64_t clock_ms[SIDE_NB], ot_ms;
+    bool overtime[SIDE_NB];
+    int ot_left[SIDE_NB];
+    /* what the search is for; analysis keeps its current and its fullest finished iteration */
+    enum otep_mode mode;
+    struct search_line cur[SEARCH_MAX_MULTIPV], full[SEARCH_MAX_MULTIPV];
+    int ncur, nfull;
+};
+
+/* Sends `error 0 <message>` (shown to the user; play goes on), unprintable bytes as '?'. */
+__attribute__((format(printf, 1, 2))) static void otep_error(const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
+    proto_out("error 0 %s", msg);
+}
+
+/* Reads `attackers` or `defenders`; -1 if it is neither. */
+static int parse_side(const char *w) {
+    if (strcmp(w, "attackers") == 0) return SIDE_ATTACKERS;
+    if (strcmp(w, "defenders") == 0) return SIDE_DEFENDERS;
+    return -1;
+}
+
+/* Loads an OpenTafl position record with side to move into p; false with err on failure. */
+static bool record_load(struct otep *o, const char *rec, int side, struct position *p, char *err,
+                        size_t errlen) {
+    char rows[FEN_MAX + 4], fen[FEN_MAX + 8];
+    int size = o->s->variant.size;
+    if (strlen(rec) > FEN_MAX) {
+        snprintf(err, errlen, "position record of %zu bytes is too long", strlen(rec));
+        return false;
+    }
+    if (!otn_record_to_rows(rec, size, false, rows, sizeof rows, err, errlen)) return false;
+    snprintf(fen, sizeof fen, "%s %c", rows, side == SIDE_ATTACKERS ? 'a' : 'd');
+    return fen_parse(p, &o->s->variant, fen, err, errlen);
+}
+
+/* Restarts the game from the current placement with side to move (history is dropped). */
+static void set_side(struct otep *o, int side) {
+    const struct position *cur = tafl_pos(o->s->game);
+    if (cur->side == side) return;
+    char fen[FEN_MAX], err[200];
+    struct position p;
+    fen_write(cur, fen);
+    fen[strlen(fen) - 1] = side == SIDE_ATTACKERS ? 'a' : 'd';
+    if (fen_parse(&p, &o->s->variant, fen, err, sizeof err)) proto_session_reset_to(o->s, &p);
+}
+
+/*
+ * Checks our board against the host's record; if they differ (or our move replay failed), the
+ * game restarts from the record with side to move.
+ */
+static void resync(struct otep *o, const char *rec, int side) {
+    struct position p;
+    char err[200];
+    if (!record_load(o, rec, side, &p, err, sizeof err)) {
+        otep_error("position record: %s", err);
+        return;
+    }
+    const struct position *cur = tafl_pos(o->s->game);
+    if (cur->att == p.att && cur->def == p.def && cur->king == p.king && cur->side == p.side)
+        return;
+    proto_session_reset_to(o->s, &p);
+}
+
+/* Takes the last `analyze` iteration into the fullest one if it has at least as many lines. */
+static void analysis_settle(struct otep *o) {
+    if (o->ncur > 0 && o->ncur >= o->nfull) {
+        memcpy(o->full, o->cur, (size_t)o->ncur * sizeof o->cur[0]);
+        o->nfull = o->ncur;
+    }
+    o->ncur = 0;
+}
+
+/* Converts a score for the side to move into OpenTafl's eval, from the attackers' view. */
+static int attackers_eval(int score, int side) {
+    int plies, e = score;
+    if (search_score_is_win(score, &plies)) {
+        int far = OTEP_WIN_EVAL + (SCORE_WIN - SCORE_WIN_MIN) - plies;
+        e = score > 0 ? far : -far;
+    }
+    return side == SIDE_ATTACKERS ? e : -e;
+}
+
+/* Search thread: a status line per iteration in play, collected lines in analysis. */
+static void otep_on_line(const struct search_line *l, void *ctx) {
+    struct otep *o = ctx;
+    if (o->mode == OTEP_ANALYZE) {
+        if (l->multipv == 1) analysis_settle(o);
+        if (o->ncur < SEARCH_MAX_MULTIPV) o->cur[o->ncur++] = *l;
+        return;
+    }
+    char score[96], pv[PROTO_PV_TEXT_MAX];
+    score_text_human(o->s->search_game, l, score, sizeof score);
+    struct search_line shortl = *l;
+    if (shortl.pv_len > 8) shortl.pv_len = 8;
+    proto_pv_text(&shortl, o->s->variant.size, true, ' ', pv, sizeof pv);
+    proto_out("status depth %d: %s, %s", l->depth, score, pv);
+}
+
+/* Search thread: sends our move, or the analysis line. */
+static void otep_on_done(const struct search_result *r, void *ctx) {
+    struct otep *o = ctx;
+    int size = o->s->variant.size;
+    if (o->mode == OTEP_ANALYZE) {
+        analysis_settle(o);
+        int side = tafl_pos(o->s->search_game)->side;
+        char *text = malloc((size_t)o->nfull * (PROTO_PV_TEXT_MAX + 24) + 32);
+        if (!text) return;
+        size_t n = (size_t)sprintf(text, "analysis %d", o->nfull);
+        for (int i = 0; i < o->nfull; i++) {
+            text[n++] = ' ';
+            proto_pv_text(&o->full[i], size, true, '|', text + n, PROTO_PV_TEXT_MAX);
+            n += strlen(text + n);
+            n += (size_t)sprintf(text + n, " %d", attackers_eval(o->full[i].score, side));
+        }
+        proto_out("%s", text);
+        free(text);
+        return;
+    }
+    if (!r->best) {
+        /* OpenTafl cannot take a resignation; say why nothing comes */
+        proto_out("status no legal move");
+        return;
+    }
+    char mv[MOVE_TEXT_MAX];
+    proto_move_dash(r->best, size, mv);
+    o->pending = r->best;
+    o->have_pending = true;
+    proto_out("move %s", mv);
+}
+
+/* Waits for a search that has already reported, so its results are ours to read. */
+static void settle(struct otep *o) {
+    if (proto_session_state(o->s) == PROTO_DONE) proto_session_stop(o->s, true);
+}
+
+/* Plays our pending move on our board once the host has confirmed it (or moved on). */
+static void apply_pending(struct otep *o) {
+    if (!o->have_pending) return;
+    o->have_pending = false;
+    if (tafl_move_legal(o->s->game, o->pending, NULL, 0)) tafl_play(o->s->game, o->pending);
+}
+
+/* Starts a search in the given mode. */
+static void start_search(struct otep *o, enum otep_mode mode, const struct search_limits *lim,
+                         int multipv) {
+    struct proto_hooks hooks = {.on_line = otep_on_line, .on_done = otep_on_done, .ctx = o};
+    proto_session_stop(o->s, false);
+    o->mode = mode;
+    o->ncur = o->nfull = 0;
+    o->s->opt.multipv = multipv;
+    proto_session_go(o->s, lim, false, &hooks);
+}
+
+/* rules <OpenTafl rules string>: new rules, a new game from their start. */
+static void otep_rules(struct otep *o, const char *text) {
+    struct variant v;
+    char err[300];
+    text += 5;
+    while (*text == ' ' || *text == '\t') text++;
+    if (!*text) {
+        otep_error("rules: missing rules string");
+        return;
+    }
+    if (!variant_from_opentafl(&v, text, err, sizeof err) ||
+        !proto_session_set_variant(o->s, &v, err, sizeof err)) {
+        otep_error("unsupported rules: %s", err);
+        return;
+    }
+    search_clear(o->s->search);
+    o->our_side = -1;
+    o->have_pending = false;
+    o->have_clock = false;
+    o->finished = false;
+}
+
+/* clock <att_ms>[*] <def_ms>[*] <ot_s> <att_ot> <def_ot>: the time left on both clocks. */
+static void otep_clock(struct otep *o, int n, char **w) {
+    int64_t ms[2], ot_s, left[2];
+    bool star[2];
+    if (n != 6) {
+        otep_error("clock: expected 5 values, got %d", n - 1);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        size_t len = strlen(w[1 + i]);
+        star[i] = len > 1 && w[1 + i][len - 1] == '*';
+        if (star[i]) w[1 + i][len - 1] = 0;
+        if (!proto_parse_i64(w[1 + i], -1000000000000LL, 1000000000000LL, &ms[i])) {
+            otep_error("clock: bad time '%.32s'", w[1 + i]);
+            return;
+        }
+    }
+    if (!proto_parse_i64(w[3], 0, 100000000, &ot_s) ||
+        !proto_parse_i64(w[4], 0, 1000000, &left[0]) ||
+        !proto_parse_i64(w[5], 0, 1000000, &left[1])) {
+        otep_error("clock: bad overtime values '%.16s %.16s %.16s'", w[3], w[4], w[5]);
+        return;
+    }
+    o->have_clock = true;
+    o->ot_ms = ot_s * 1000;
+    for (int i = 0; i < 2; i++) {
+        o->clock_ms[i] = ms[i];
+        o->overtime[i] = star[i];
+        o->ot_left[i] = (int)left[i];
+    }
+}
+
+/* Fills the search limits for our move from the last clock line (or the untimed setting). */
+static void play_limits(struct otep *o, int me, struct search_limits *lim) {
+    proto_think_limits(o->cfg, lim);
+    if (!o->have_clock) return;
+    memset(lim, 0, sizeof *lim);
+    lim->time_ms[0] = lim->time_ms[1] = -1;
+    int64_t t = o->clock_ms[me];
+    if (o->overtime[me] || (t <= 0 && o->ot_left[me] > 0)) {
+        /* in overtime: this period must last the move */
+        lim->time_ms[me] = o->overtime[me] ? t : o->ot_ms;
+        lim->movestogo = 1;
+    } else {
+        lim->time_ms[me] = t;
+        lim->inc_ms[me] = o->ot_left[me] > 0 ? o->ot_ms : 0;
+    }
+    if (lim->time_ms[me] < 1) lim->time_ms[me] = 1;
+}
+
+/* play attackers|defenders: search and answer with exactly one `move` line. */
+static void otep_play(struct otep *o, int n, char **w) {
+    int side = n == 2 ? parse_side(w[1]) : -1;
+    if (side < 0) {
+        otep_error("play: expected 'play attackers' or 'play defenders'");
+        return;
+    }
+    proto_session_stop(o->s, false);
+    apply_pending(o);
+    o->our_side = side;
+    o->finished = false;
+    set_side(o, side);
+    struct search_limits lim;
+    play_limits(o, side, &lim);
+    start_search(o, OTEP_PLAY, &lim, 1);
+}
+
+/* Strips a piece letter in front and status marks (+, -) behind an OTN move, in place. */
+static char *clean_move(char *m) {
+    if (strchr("tcnkmgTCNKMG", m[0]) && m[0] && m[1] >= 'a' && m[1] <= 's') m++;
+    size_t len = strlen(m);
+    while (len > 0 && (m[len - 1] == '+' || m[len - 1] == '-')) m[--len] = 0;
+    return m;
+}
+
+/* opponent-move <m1>[|<m2>...] <record>: play it with our captures, then check the record. */
+static void otep_opponent_move(struct otep *o, int n, char **w) {
+    if (n < 2 || n > 3) {
+        otep_error("opponent-move: expected moves and a position record");
+        return;
+    }
+    settle(o);
+    proto_session_stop(o->s, false);
+    apply_pending(o);
+    int mover = tafl_pos(o->s->game)->side;
+    int after = o->our_side >= 0 ? o->our_side : !mover;
+    char err[200], *save = NULL;
+    bool ok = true;
+    for (char *m = strtok_r(w[1], "|", &save); m && ok; m = strtok_r(NULL, "|", &save)) {
+        char *mv = clean_move(m);
+        if (strlen(mv) >= MOVE_TEXT_MAX || !tafl_play_text(o->s->game, mv, err, sizeof err))
+            ok = false;
+    }
+    if (n == 3)
+        resync(o, w[2], after);
+    else if (!ok)
+        otep_error("opponent-move: %s", err);
+}
+
+/* move <record>: the host confirms our move; play it and check the record. */
+static void otep_move(struct otep *o, int n, char **w) {
+    if (n != 2) {
+        otep_error("move: expected a position record");
+        return;
+    }
+    settle(o);
+    int mover = tafl_pos(o->s->game)->side;
+    apply_pending(o);
+    resync(o, w[1], o->our_side >= 0 ? !o->our_side : !mover);
+}
+
+/* position <record>: the board for analysis; the side to move comes with `side`. */
+static void otep_position(struct otep *o, int n, char **w) {
+    struct position p;
+    char err[200];
+    if (n != 2) {
+        otep_error("position: expected a position record");
+        return;
+    }
+    if (!record_load(o, w[1], tafl_pos(o->s->game)->side, &p, err, sizeof err)) {
+        otep_error("position: %s", err);
+        return;
+    }
+    proto_session_stop(o->s, false);
+    o->have_pending = false;
+    proto_session_reset_to(o->s, &p);
+}
+
+/* side attackers|defenders: the side to move of the position to analyse. */
+static void otep_side(struct otep *o, int n, char **w) {
+    int side = n == 2 ? parse_side(w[1]) : -1;
+    if (side < 0) {
+        otep_error("side: expected 'side attackers' or 'side defenders'");
+        return;
+    }
+    proto_session_stop(o->s, false);
+    set_side(o, side);
+}
+
+/* analyze <n> <seconds>: up to n lines within the time, as one `analysis` line. */
+static void otep_analyze(struct otep *o, int n, char **w) {
+    int64_t lines;
+    char *end;
+    double sec = n == 3 ? strtod(w[2], &end) : 0;
+    if (n != 3 || !proto_parse_i64(w[1], 1, 1000, &lines) || *end || !(sec > 0) || sec > 1e6) {
+        otep_error("analyze: expected 'analyze <lines 1-1000> <seconds above 0>'");
+        return;
+    }
+    struct search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.time_ms[0] = lim.time_ms[1] = -1;
+    lim.movetime_ms = (int64_t)(sec * 1000);
+    if (lim.movetime_ms < 1) lim.movetime_ms = 1;
+    start_search(o, OTEP_ANALYZE, &lim,
+                 lines > SEARCH_MAX_MULTIPV ? SEARCH_MAX_MULTIPV : (int)lines);
+}
+
+/* error <code>: the host refused our move (1 wrong side, 2 illegal); forget it. */
+static void otep_host_error(struct otep *o, int n, char **w) {
+    (void)n;
+    (void)w;
+    settle(o);
+    o->have_pending = false;
+}
+
+/* Handles one line; returns false on goodbye. */
+static bool otep_line(struct otep *o, struct proto_line *line) {
+    if (line->overlong) {
+        otep_error("line of %zu bytes ignored: longer than %d bytes", line->full_len,
+                   PROTO_LINE_MAX - 1);
+        return true;
+    }
+    if (line->has_nul) {
+        otep_error("line ignored: it holds a NUL byte");
+        return true;
+    }
+    char *text = line->text + strspn(line->text, " \t");
+    /* `dump <n>` comes without a newline, so the next command may follow it on the same line */
+    if (strncmp(text, "dump", 4) == 0) {
+        text += 4;
+        text += strspn(text, " \t");
+        text += strspn(text, "0123456789");
+        text += strspn(text, " \t");
+        if (!*text || strncmp(text, "dump", 4) == 0) return true;
+    }
+    if (strncmp(text, "rules", 5) == 0 && (text[5] == 0 || text[5] == ' ' || text[5] == '\t')) {
+        otep_rules(o, text);
+        return true;
+    }
+    char **w = o->s->words;
+    int n = proto_split(text, w, PROTO_MAX_TOKENS);
+    if (n <= 0) return true;
+    if (strcmp(w[0], "goodbye") == 0) return false;
+    if (strcmp(w[0], "play") == 0)
+        otep_play(o, n, w);
+    else if (strcmp(w[0], "opponent-move") == 0)
+        otep_opponent_move(o, n, w);
+    else if (strcmp(w[0], "move") == 0)
+        otep_move(o, n, w);
+    else if (strcmp(w[0], "clock") == 0)
+        otep_clock(o, n, w);
+    else if (strcmp(w[0], "position") == 0)
+        otep_position(o, n, w);
+    else if (strcmp(w[0], "side") == 0)
+        otep_side(o, n, w);
+    else if (strcmp(w[0], "analyze") == 0)
+        otep_analyze(o, n, w);
+    else if (strcmp(w[0], "error") == 0)
+        otep_host_error(o, n, w);
+    else if (strcmp(w[0], "finish") == 0) {
+        proto_session_stop(o->s, false);
+        o->have_pending = false;
+        o->finished = true;
+    }
+    /* anything else (hello, unknown words) is ignored, as the protocol asks */
+    return true;
+}
+
+/* Runs the OpenTafl loop; first is a line already read (or NULL). Returns the exit status. */
+int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                    const struct proto_config *cfg) {
+    struct otep *o = calloc(1, sizeof *o);
+    struct proto_line *line = malloc(sizeof *line);
+    if (!o || !line) {
+        free(o);
+        free(line);
+        return 1;
+    }
+    o->s = s;
+    o->our_side = -1;
+    o->cfg = cfg;
+    proto_out("hello");
+    bool more = !first || otep_line(o, first);
+    while (more && proto_read_line(r, line)) more = otep_line(o, line);
+    /* goodbye or end of input: the host is gone, so nothing more is sent */
+    proto_session_stop(s, false);
+    free(line);
+    free(o);
+    return 0;
+}
+
+/* hnefi otep: the OpenTafl engine protocol. */
+int cmd_otep(int argc, char **argv) {
+    struct proto_config cfg;
+    proto_config_default(&cfg);
+    for (int i = 1; i < argc; i++) {
+        int rc = proto_common_option(argc, argv, &i, &cfg);
+        if (rc < 0) return 2;
+        if (rc > 0) continue;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: hnefi otep [options]\n"
+                   "Speaks the OpenTafl engine protocol on stdin/stdout (docs/protocol.md,\n"
+                   "docs/opentafl-engine.ini). With a clock from the host the time is planned\n"
+                   "from it; otherwise:\n%s",
+                   proto_common_usage);
+            return 0;
+        }
+        fprintf(stderr, "hnefi otep: unknown argument '%s' (try --help)\n", argv[i]);
+        return 2;
+    }
+    return proto_run(&cfg, 0, false, proto_otep_loop);
+}

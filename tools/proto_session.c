@@ -1,0 +1,516 @@
+/* The shared plumbing of the protocol front ends: lines in, lines out, the background search. */
+#include "tools/proto_session.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/notation.h"
+#include "tools/cli.h"
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static int out_fd = 1;
+
+/* Starts a reader on fd. */
+void proto_reader_init(struct proto_reader *r, int fd) {
+    r->fd = fd;
+    r->eof = false;
+    r->start = r->end = 0;
+}
+
+/* Refills the reader's buffer; false at the end of input (or on a read error). */
+static bool reader_fill(struct proto_reader *r) {
+    while (!r->eof) {
+        ssize_t n = read(r->fd, r->buf, sizeof r->buf);
+        if (n > 0) {
+            r->start = 0;
+            r->end = (size_t)n;
+            return true;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        r->eof = true;
+    }
+    return false;
+}
+
+/* Reads the next line into line; returns false at the end of input. */
+bool proto_read_line(struct proto_reader *r, struct proto_line *line) {
+    size_t len = 0, full = 0;
+    bool got = false;
+    for (;;) {
+        if (r->start == r->end && !reader_fill(r)) {
+            if (!got) return false;
+            break; /* a last line without '\n' */
+        }
+        got = true;
+        char *from = r->buf + r->start;
+        char *nl = memchr(from, '\n', r->end - r->start);
+        size_t chunk = nl ? (size_t)(nl - from) : r->end - r->start;
+        size_t room = PROTO_LINE_MAX - 1 - len;
+        size_t take = chunk < room ? chunk : room;
+        memcpy(line->text + len, from, take);
+        len += take;
+        full += chunk;
+        r->start += chunk + (nl ? 1 : 0);
+        if (nl) break;
+    }
+    line->has_nul = memchr(line->text, 0, len) != NULL;
+    line->overlong = full > PROTO_LINE_MAX - 1;
+    line->full_len = full;
+    while (len > 0 && (line->text[len - 1] == '\r' || line->text[len - 1] == ' ' ||
+                       line->text[len - 1] == '\t'))
+        len--;
+    line->text[len] = 0;
+    line->len = len;
+    return true;
+}
+
+/* Tells whether c separates words. */
+static bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Splits text in place into words separated by blanks; returns their count, -1 if more than max. */
+int proto_split(char *text, char **words, int max) {
+    int n = 0;
+    char *p = text;
+    for (;;) {
+        while (is_blank(*p)) p++;
+        if (!*p) return n;
+        if (n == max) return -1;
+        words[n++] = p;
+        while (*p && !is_blank(*p)) p++;
+        if (*p) *p++ = 0;
+    }
+}
+
+/* Reads a whole decimal number in [lo, hi]; false if it is not one. */
+bool proto_parse_i64(const char *text, int64_t lo, int64_t hi, int64_t *out) {
+    const char *p = text;
+    if (*p == '-' || *p == '+') p++;
+    if (*p < '0' || *p > '9') return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (*end || errno || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* Copies text for a message: at most PROTO_QUOTE_MAX bytes, unprintable bytes as '?'. */
+const char *proto_quote(const char *text, char *out, size_t outlen) {
+    size_t n = 0, i = 0;
+    for (; text[i] && i < PROTO_QUOTE_MAX && n + 1 < outlen; i++) {
+        unsigned char c = (unsigned char)text[i];
+        out[n++] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+    }
+    if (text[i] && n + 4 < outlen) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* Writes all len bytes to fd, retrying short writes; gives up quietly on errors. */
+static void write_all(int fd, const char *p, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+/* Writes one formatted line and a '\n' to stdout in a single write. */
+void proto_out(const char *fmt, ...) {
+    char stack[4096], *buf = stack;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(stack, sizeof stack - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof stack - 1) {
+        buf = malloc((size_t)n + 2);
+        if (!buf) return;
+        va_start(ap, fmt);
+        vsnprintf(buf, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    buf[n] = '\n';
+    proto_out_raw(buf, (size_t)n + 1);
+    if (buf != stack) free(buf);
+}
+
+/* Writes len bytes to stdout as they are, in one write under the output lock. */
+void proto_out_raw(const char *text, size_t len) {
+    pthread_mutex_lock(&out_lock);
+    write_all(out_fd, text, len);
+    pthread_mutex_unlock(&out_lock);
+}
+
+/* Makes proto_out write to fd instead of stdout (the HTP --connect socket). */
+void proto_out_set_fd(int fd) {
+    out_fd = fd;
+}
+
+/* Returns the board of p as a diagram (cli_fprint_board) in a malloc'd string; NULL if no memory.
+ */
+char *proto_board_text(const struct position *p) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    cli_fprint_board(f, p);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Writes a move in OpenTafl's simple form `d1-d3`; returns the length. */
+int proto_move_dash(move_t m, int size, char *out) {
+    char a[SQ_NAME_MAX], b[SQ_NAME_MAX];
+    sq_name(move_from(m), size, a);
+    sq_name(move_to(m), size, b);
+    return sprintf(out, "%s-%s", a, b);
+}
+
+/* Writes a line's moves joined by sep, as `d1d3` or (dash) `d1-d3`; returns out. */
+char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, char *out,
+                    size_t outlen) {
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; i < l->pv_len && n + MOVE_TEXT_MAX + 2 < outlen; i++) {
+        if (i) out[n++] = sep;
+        n += (size_t)(dash ? proto_move_dash(l->pv[i], size, out + n)
+                           : move_write(l->pv[i], size, out + n));
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* Copies the used part of a game (a struct tafl is large; most of it is unused). */
+static void game_copy(struct tafl *dst, const struct tafl *src) {
+    dst->v = src->v;
+    dst->n = src->n;
+    dst->result = src->result;
+    dst->reason = src->reason;
+    memcpy(dst->pos, src->pos, (size_t)(src->n + 1) * sizeof src->pos[0]);
+    memcpy(dst->moves, src->moves, (size_t)src->n * sizeof src->moves[0]);
+    memcpy(dst->captures, src->captures, (size_t)src->n * sizeof src->captures[0]);
+}
+
+/* Sets up a session for variant v with a table of hash_mib MiB; false if out of memory. */
+bool proto_session_init(struct proto_session *s, const struct variant *v, long hash_mib) {
+    memset(s, 0, sizeof *s);
+    s->variant = *v;
+    s->hash_mib = hash_mib;
+    search_options_default(&s->opt);
+    s->game = tafl_new(&s->variant);
+    s->scratch = tafl_new(&s->variant);
+    s->search_game = tafl_new(&s->variant);
+    s->search = search_new((size_t)hash_mib);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->cond, NULL);
+    s->state = PROTO_IDLE;
+    if (!s->game || !s->scratch || !s->search_game || !s->search) {
+        proto_session_free(s);
+        return false;
+    }
+    return true;
+}
+
+/* Stops any search (without a report) and frees the session. */
+void proto_session_free(struct proto_session *s) {
+    proto_session_stop(s, false);
+    search_free(s->search);
+    tafl_free(s->game);
+    tafl_free(s->scratch);
+    tafl_free(s->search_game);
+    s->search = NULL;
+    s->game = s->scratch = s->search_game = NULL;
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+}
+
+/*
+ * Makes v the rules in play and restarts the game from its start position. Stops a running
+ * search without a report. False, with nothing changed, if v's start position does not load.
+ */
+bool proto_session_set_variant(struct proto_session *s, const struct variant *v, char *err,
+                               size_t errlen) {
+    struct position start;
+    char e[200];
+    if (!fen_parse(&start, v, v->start_fen, e, sizeof e)) {
+        snprintf(err, errlen, "start position of %s: %s", v->name, e);
+        return false;
+    }
+    proto_session_stop(s, false);
+    s->variant = *v;
+    fen_parse(&start, &s->variant, s->variant.start_fen, e, sizeof e);
+    tafl_reset(s->game, &start);
+    return true;
+}
+
+/*
+ * Builds a game from a FEN (NULL: the variant's start) and moves, all or nothing: on success it
+ * becomes the session's game; on failure the game is unchanged and err names the bad FEN or the
+ * bad move with its ply.
+ */
+bool proto_session_set_position(struct proto_session *s, const char *fen, char *const *moves,
+                                int nmoves, char *err, size_t errlen) {
+    struct position start;
+    char e[200];
+    if (!fen_parse(&start, &s->variant, fen ? fen : s->variant.start_fen, e, sizeof e)) {
+        snprintf(err, errlen, "%s", e);
+        return false;
+    }
+    tafl_reset(s->scratch, &start);
+    for (int i = 0; i < nmoves; i++) {
+        if (!tafl_play_text(s->scratch, moves[i], e, sizeof e)) {
+            snprintf(err, errlen, "ply %d: %s", i + 1, e);
+            return false;
+        }
+    }
+    struct tafl *t = s->game;
+    s->game = s->scratch;
+    s->scratch = t;
+    return true;
+}
+
+/* Restarts the game from position p (which must belong to the session's variant). */
+void proto_session_reset_to(struct proto_session *s, const struct position *p) {
+    tafl_reset(s->game, p);
+}
+
+/* Forwards an iteration to the protocol unless the search was discarded. */
+static void session_on_iteration(const struct search_line *l, void *ctx) {
+    struct proto_session *s = ctx;
+    pthread_mutex_lock(&s->lock);
+    bool discard = s->discard;
+    pthread_mutex_unlock(&s->lock);
+    if (!discard && s->hooks.on_line) s->hooks.on_line(l, s->hooks.ctx);
+}
+
+/* Body of the search thread: search, wait while held, report, end. */
+static void *session_search_main(void *arg) {
+    struct proto_session *s = arg;
+    struct search_callbacks cb = {.on_iteration = session_on_iteration, .ctx = s};
+    struct search_result res;
+    search_run(s->search, s->search_game, &s->limits, &s->opt, &cb, &res);
+    pthread_mutex_lock(&s->lock);
+    s->result = res;
+    if (s->hold && !s->released) {
+        s->state = PROTO_HELD;
+        pthread_cond_broadcast(&s->cond);
+        while (!s->released) pthread_cond_wait(&s->cond, &s->lock);
+    }
+    bool report = !s->discard;
+    pthread_mutex_unlock(&s->lock);
+    if (report && s->hooks.on_done) s->hooks.on_done(&s->result, s->hooks.ctx);
+    pthread_mutex_lock(&s->lock);
+    s->state = PROTO_DONE;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Joins the search thread if there is one (it must be ending). */
+static void session_join(struct proto_session *s) {
+    if (!s->thread_live) return;
+    pthread_join(s->thread, NULL);
+    s->thread_live = false;
+    s->state = PROTO_IDLE;
+}
+
+/* Starts a search of the current game on the search thread; any earlier search must be over. */
+void proto_session_go(struct proto_session *s, const struct search_limits *limits, bool hold,
+                      const struct proto_hooks *hooks) {
+    proto_session_stop(s, false);
+    game_copy(s->search_game, s->game);
+    s->limits = *limits;
+    s->hold = hold;
+    s->released = false;
+    s->discard = false;
+    s->hooks = *hooks;
+    s->state = PROTO_RUNNING;
+    if (pthread_create(&s->thread, NULL, session_search_main, s) == 0) {
+        s->thread_live = true;
+        return;
+    }
+    /* no thread: search right here, and never hold */
+    s->hold = false;
+    session_search_main(s);
+    s->state = PROTO_IDLE;
+}
+
+/* Returns the state of the search. */
+enum proto_search_state proto_session_state(struct proto_session *s) {
+    pthread_mutex_lock(&s->lock);
+    enum proto_search_state st = s->state;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+/* Tells whether a search is running or held (it has not reported yet). */
+bool proto_session_busy(struct proto_session *s) {
+    enum proto_search_state st = proto_session_state(s);
+    return st == PROTO_RUNNING || st == PROTO_HELD;
+}
+
+/* Lets a held search report (and end) without stopping anything. */
+void proto_session_release(struct proto_session *s) {
+    pthread_mutex_lock(&s->lock);
+    s->released = true;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Stops the search, reporting its result if report is true, and waits for its thread. */
+void proto_session_stop(struct proto_session *s, bool report) {
+    if (!s->thread_live) return;
+    pthread_mutex_lock(&s->lock);
+    if (!report) s->discard = true;
+    s->released = true;
+    pthread_cond_broadcast(&s->cond);
+    /* search_run clears the stop flag when it starts, so keep asking until it has returned */
+    while (s->state == PROTO_RUNNING) {
+        search_stop(s->search);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 2000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->cond, &s->lock, &until);
+    }
+    pthread_mutex_unlock(&s->lock);
+    session_join(s);
+}
+
+/* Waits for a search that ends by itself (not held), then for its thread. */
+void proto_session_wait(struct proto_session *s) {
+    if (!s->thread_live) return;
+    if (s->hold) {
+        proto_session_stop(s, true);
+        return;
+    }
+    session_join(s);
+}
+
+/* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
+bool proto_session_set_hash(struct proto_session *s, long mib) {
+    proto_session_stop(s, false);
+    if (!search_set_hash(s->search, (size_t)mib)) return false;
+    s->hash_mib = mib;
+    return true;
+}
+
+/* Sets the defaults: Copenhagen, 64 MiB, one thread, 3 s a move without a clock. */
+void proto_config_default(struct proto_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->variant = variant_by_name("copenhagen");
+    cfg->hash_mib = PROTO_HASH_DEFAULT;
+    cfg->threads = 1;
+    cfg->movetime_ms = 3000;
+}
+
+const char proto_common_usage[] =
+    "  --hash MiB       transposition table size (default 64)\n"
+    "  --threads T      search threads (default 1)\n"
+    "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
+    "  --depth N        search N plies a move instead\n"
+    "  --nodes N        search about N nodes a move instead\n";
+
+/*
+ * Reads one of the options every protocol command takes (--hash, --threads, --movetime, --depth,
+ * --nodes) at argv[*i]; returns 1 if consumed, 0 if not one of them, -1 after an error message.
+ */
+int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg) {
+    static const struct {
+        const char *name;
+        long lo, hi;
+    } opts[] = {{"--hash", 1, PROTO_HASH_MAX},
+                {"--threads", 1, SEARCH_MAX_THREADS},
+                {"--movetime", 1, 1000000000L},
+                {"--depth", 1, SEARCH_MAX_PLY - 8},
+                {"--nodes", 1, 1000000000000L}};
+    for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]); k++) {
+        if (strcmp(argv[*i], opts[k].name) != 0) continue;
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
+            return -1;
+        }
+        long v;
+        if (!cli_parse_int(argv[*i + 1], opts[k].lo, opts[k].hi, opts[k].name, &v)) return -1;
+        ++*i;
+        switch (k) {
+        case 0: cfg->hash_mib = v; break;
+        case 1: cfg->threads = (int)v; break;
+        case 2: cfg->movetime_ms = v; break;
+        case 3: cfg->depth = (int)v; break;
+        default: cfg->nodes = (uint64_t)v; break;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Fills limits for a move without a clock, from cfg. */
+void proto_think_limits(const struct proto_config *cfg, struct search_limits *limits) {
+    memset(limits, 0, sizeof *limits);
+    limits->time_ms[0] = limits->time_ms[1] = -1;
+    limits->depth = cfg->depth;
+    limits->nodes = cfg->nodes;
+    if (!cfg->depth && !cfg->nodes) limits->movetime_ms = cfg->movetime_ms;
+}
+
+/* Tells whether a line is an OpenTafl `rules` line. */
+static bool is_rules_line(const struct proto_line *l) {
+    const char *t = l->text + strspn(l->text, " \t");
+    return !l->has_nul && strncmp(t, "rules", 5) == 0 && (t[5] == 0 || t[5] == ' ' || t[5] == '\t');
+}
+
+/*
+ * Sets up a session from cfg, reads lines from in_fd and runs loop on them; with detect, the
+ * first non-blank line picks OpenTafl if it is a `rules` line. Returns the exit status.
+ */
+int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop loop) {
+    signal(SIGPIPE, SIG_IGN);
+    struct proto_session *s = malloc(sizeof *s);
+    struct proto_reader *r = malloc(sizeof *r);
+    struct proto_line *first = malloc(sizeof *first);
+    if (!s || !r || !first || !proto_session_init(s, cfg->variant, cfg->hash_mib)) {
+        fprintf(stderr, "hnefi: out of memory\n");
+        free(s);
+        free(r);
+        free(first);
+        return 1;
+    }
+    s->opt.threads = cfg->threads;
+    proto_reader_init(r, in_fd);
+    int rc = 0;
+    if (!detect) {
+        rc = loop(s, r, NULL, cfg);
+    } else {
+        /* skip blank lines; the first real line picks the protocol */
+        bool have;
+        while ((have = proto_read_line(r, first)) && first->text[strspn(first->text, " \t")] == 0)
+            ;
+        if (have) rc = (is_rules_line(first) ? proto_otep_loop : loop)(s, r, first, cfg);
+    }
+    proto_session_free(s);
+    free(s);
+    free(r);
+    free(first);
+    return rc;
+}

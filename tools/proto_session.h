@@ -1,0 +1,225 @@
+/*
+ * What the three protocol front ends (UCI-like, OpenTafl engine protocol, hnefatafl.org text
+ * protocol; docs/protocol.md) share: a line reader that survives any input, one-write output
+ * lines, small parsers, and a session holding the rules, the game, the search options and a
+ * search that runs on its own thread while the protocol goes on reading.
+ *
+ * Lines. proto_read_line reads stdin with read(2), so it can tell the first line apart before
+ * choosing a protocol. A line is cut at PROTO_LINE_MAX - 1 bytes (the rest is read and dropped,
+ * and the line is flagged overlong); trailing CR, spaces and tabs are stripped; a NUL byte in a
+ * line is flagged. Output lines go out with proto_out: each is formatted into one buffer and
+ * written with a single write(2) under a lock, so lines from the search thread and the reader
+ * never interleave and a host that splits reads on '\n' always sees whole lines.
+ *
+ * Session. `variant` is the rules in play and every position of `game` points at it, so it is
+ * only changed through proto_session_set_variant, which also restarts the game. `game` is what
+ * the protocol sees; a search works on its own copy (`search_game`), so the protocol may change
+ * `game` while a search runs. At most one search runs at a time. Its life: proto_session_go
+ * starts it (RUNNING); when search_run returns, a held search (UCI `go infinite` / `go ponder`)
+ * waits in HELD until proto_session_release or proto_session_stop; then the on_done hook reports
+ * the result, unless the search was discarded (proto_session_stop with report = false), and the
+ * search is DONE. Hooks run on the search thread.
+ */
+#ifndef HNEFI_TOOLS_PROTO_SESSION_H
+#define HNEFI_TOOLS_PROTO_SESSION_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/tafl.h"
+#include "search/search.h"
+
+enum {
+    PROTO_LINE_MAX = 65536,                      /* longest line kept, with its NUL */
+    PROTO_MAX_TOKENS = MAX_GAME_PLIES + 64,      /* words in one command */
+    PROTO_QUOTE_MAX = 48,                        /* bytes of a quoted word in a message */
+    PROTO_HASH_DEFAULT = 64,                     /* MiB */
+    PROTO_HASH_MAX = 65536,                      /* MiB */
+    PROTO_PV_TEXT_MAX = SEARCH_MAX_PLY * 8 + 16, /* a principal variation as text */
+};
+
+#define PROTO_ENGINE_NAME    "hnefi"
+#define PROTO_ENGINE_VERSION "0.1.0"
+#define PROTO_ENGINE_AUTHOR  "the hnefi authors"
+
+/* A buffered reader of lines from a file descriptor. */
+struct proto_reader {
+    int fd;
+    bool eof;
+    size_t start, end;
+    char buf[16384];
+};
+
+/* One line as read: the text (NUL-terminated, stripped) and what was wrong with it. */
+struct proto_line {
+    char text[PROTO_LINE_MAX];
+    size_t len;      /* bytes in text */
+    size_t full_len; /* bytes the line had before it was cut */
+    bool overlong;   /* the line was longer than PROTO_LINE_MAX - 1 bytes */
+    bool has_nul;    /* the line held a NUL byte */
+};
+
+/* Starts a reader on fd. */
+void proto_reader_init(struct proto_reader *r, int fd);
+
+/* Reads the next line into line; returns false at the end of input. */
+bool proto_read_line(struct proto_reader *r, struct proto_line *line);
+
+/* Splits text in place into words separated by blanks; returns their count, -1 if more than max. */
+int proto_split(char *text, char **words, int max);
+
+/* Reads a whole decimal number in [lo, hi]; false if it is not one. */
+bool proto_parse_i64(const char *text, int64_t lo, int64_t hi, int64_t *out);
+
+/* Copies text for a message: at most PROTO_QUOTE_MAX bytes, unprintable bytes as '?'. */
+const char *proto_quote(const char *text, char *out, size_t outlen);
+
+/* Writes one formatted line and a '\n' to stdout in a single write. */
+__attribute__((format(printf, 1, 2))) void proto_out(const char *fmt, ...);
+
+/* Writes len bytes to stdout as they are, in one write under the output lock. */
+void proto_out_raw(const char *text, size_t len);
+
+/* Makes proto_out write to fd instead of stdout (the HTP --connect socket). */
+void proto_out_set_fd(int fd);
+
+/* Returns the board of p as a diagram (cli_fprint_board) in a malloc'd string; NULL if no memory.
+ */
+char *proto_board_text(const struct position *p);
+
+/* Writes a move in OpenTafl's simple form `d1-d3`; returns the length. */
+int proto_move_dash(move_t m, int size, char *out);
+
+/* Writes a line's moves joined by sep, as `d1d3` or (dash) `d1-d3`; returns out. */
+char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, char *out,
+                    size_t outlen);
+
+/* The state of the background search. */
+enum proto_search_state { PROTO_IDLE, PROTO_RUNNING, PROTO_HELD, PROTO_DONE };
+
+/* What a protocol hears from its search (on the search thread). */
+struct proto_hooks {
+    void (*on_line)(const struct search_line *line, void *ctx);
+    void (*on_done)(const struct search_result *result, void *ctx);
+    void *ctx;
+};
+
+struct proto_session {
+    struct variant variant;
+    struct tafl *game, *scratch, *search_game;
+    struct search *search;
+    struct search_options opt;
+    long hash_mib;
+    char *words[PROTO_MAX_TOKENS];
+    /* the background search (lock guards state, released and discard) */
+    pthread_t thread;
+    bool thread_live;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    enum proto_search_state state;
+    bool hold, released, discard;
+    struct search_limits limits;
+    struct proto_hooks hooks;
+    struct search_result result;
+};
+
+/* Sets up a session for variant v with a table of hash_mib MiB; false if out of memory. */
+bool proto_session_init(struct proto_session *s, const struct variant *v, long hash_mib);
+
+/* Stops any search (without a report) and frees the session. */
+void proto_session_free(struct proto_session *s);
+
+/*
+ * Makes v the rules in play and restarts the game from its start position. Stops a running
+ * search without a report. False, with nothing changed, if v's start position does not load.
+ */
+bool proto_session_set_variant(struct proto_session *s, const struct variant *v, char *err,
+                               size_t errlen);
+
+/*
+ * Builds a game from a FEN (NULL: the variant's start) and moves, all or nothing: on success it
+ * becomes the session's game; on failure the game is unchanged and err names the bad FEN or the
+ * bad move with its ply.
+ */
+bool proto_session_set_position(struct proto_session *s, const char *fen, char *const *moves,
+                                int nmoves, char *err, size_t errlen);
+
+/* Restarts the game from position p (which must belong to the session's variant). */
+void proto_session_reset_to(struct proto_session *s, const struct position *p);
+
+/* Starts a search of the current game on the search thread; any earlier search must be over. */
+void proto_session_go(struct proto_session *s, const struct search_limits *limits, bool hold,
+                      const struct proto_hooks *hooks);
+
+/* Returns the state of the search. */
+enum proto_search_state proto_session_state(struct proto_session *s);
+
+/* Tells whether a search is running or held (it has not reported yet). */
+bool proto_session_busy(struct proto_session *s);
+
+/* Lets a held search report (and end) without stopping anything. */
+void proto_session_release(struct proto_session *s);
+
+/* Stops the search, reporting its result if report is true, and waits for its thread. */
+void proto_session_stop(struct proto_session *s, bool report);
+
+/* Waits for a search that ends by itself (not held), then for its thread. */
+void proto_session_wait(struct proto_session *s);
+
+/* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
+bool proto_session_set_hash(struct proto_session *s, long mib);
+
+/* How a protocol command was started: the rules, table, threads and how long to think. */
+struct proto_config {
+    const struct variant *variant;
+    long hash_mib;
+    int threads;
+    int64_t movetime_ms; /* per move when the host gives no clock */
+    int depth;           /* fixed depth instead, if > 0 */
+    uint64_t nodes;      /* fixed nodes instead, if > 0 */
+    bool server;         /* HTP: the light server's bare lines */
+    bool repeat_moves;   /* HTP: no defender repeat ban */
+};
+
+/* A protocol's loop: first is a line already read (or NULL); returns the exit status. */
+typedef int (*proto_loop)(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                          const struct proto_config *cfg);
+
+/* Sets the defaults: Copenhagen, 64 MiB, one thread, 3 s a move without a clock. */
+void proto_config_default(struct proto_config *cfg);
+
+/*
+ * Reads one of the options every protocol command takes (--hash, --threads, --movetime, --depth,
+ * --nodes) at argv[*i]; returns 1 if consumed, 0 if not one of them, -1 after an error message.
+ */
+int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg);
+
+/* The usage lines of those options. */
+extern const char proto_common_usage[];
+
+/* Fills limits for a move without a clock, from cfg. */
+void proto_think_limits(const struct proto_config *cfg, struct search_limits *limits);
+
+/*
+ * Sets up a session from cfg, reads lines from in_fd and runs loop on them; with detect, the
+ * first non-blank line picks OpenTafl if it is a `rules` line. Returns the exit status.
+ */
+int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop loop);
+
+/* The protocol loops and the commands that start them (argv[0] is the command name). */
+int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                   const struct proto_config *cfg);
+int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                    const struct proto_config *cfg);
+int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                   const struct proto_config *cfg);
+int cmd_uci(int argc, char **argv);
+int cmd_otep(int argc, char **argv);
+int cmd_htp(int argc, char **argv);
+
+/* hnefi with no command: UCI, or OpenTafl when the first line is a `rules` line. */
+int proto_auto(void);
+
+#endif

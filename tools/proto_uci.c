@@ -1,0 +1,629 @@
+/*
+ * The UCI-like protocol (docs/protocol.md): a superset of TaflZero's dialect. The main thread
+ * reads and answers commands; searches run on the session's search thread and print their
+ * `info` and `bestmove` lines from there, so `stop`, `isready` and `quit` are answered at once.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bench/perft.h"
+#include "engine/notation.h"
+#include "tools/cli.h"
+#include "tools/proto_session.h"
+
+enum { UCI_MULTIPV_MAX = 1000, UCI_OVERHEAD_MAX = 5000, UCI_PERFT_MAX = 8 };
+
+struct uci {
+    struct proto_session *s;
+    char default_variant[VARIANT_NAME_MAX];
+    bool ponder_option; /* the Ponder option: bestmove names a ponder move */
+    bool pondering;     /* a `go ponder` search waits for ponderhit */
+    struct search_limits ponder_limits;
+    bool ponder_hold;
+};
+
+/* Prints an error line: `info string error: <message>`, unprintable bytes shown as '?'. */
+__attribute__((format(printf, 1, 2))) static void uci_error(const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
+    proto_out("info string error: %s", msg);
+}
+
+/* Maps a score to a winning chance in percent (a logistic curve, 400 centi-men per factor 10). */
+static double winrate(int score) {
+    int plies;
+    if (search_score_is_win(score, &plies)) return score > 0 ? 100.0 : 0.0;
+    return 100.0 / (1.0 + pow(10.0, -score / 400.0));
+}
+
+/* Prints one `info` line for a finished iteration. */
+static void uci_on_line(const struct search_line *l, void *ctx) {
+    struct uci *u = ctx;
+    char pv[PROTO_PV_TEXT_MAX], score[64];
+    int plies;
+    proto_pv_text(l, u->s->variant.size, false, ' ', pv, sizeof pv);
+    if (search_score_is_win(l->score, &plies))
+        snprintf(score, sizeof score, "cp %d %s %d", l->score, l->score > 0 ? "win" : "loss",
+                 plies);
+    else
+        snprintf(score, sizeof score, "cp %d", l->score);
+    proto_out("info depth %d seldepth %d multipv %d score %s winrate %.1f%% nodes %llu nps %llu "
+              "speed %llu hashfull %d time %lld pv %s",
+              l->depth, l->seldepth, l->multipv, score, winrate(l->score),
+              (unsigned long long)l->nodes, (unsigned long long)l->nps, (unsigned long long)l->nps,
+              l->hashfull, (long long)l->time_ms, pv);
+}
+
+/* Prints `bestmove` (with a ponder move when the Ponder option is on). */
+static void uci_on_done(const struct search_result *r, void *ctx) {
+    struct uci *u = ctx;
+    char best[MOVE_TEXT_MAX], ponder[MOVE_TEXT_MAX];
+    int size = u->s->variant.size;
+    if (!r->best) {
+        const struct tafl *g = u->s->search_game;
+        char st[96];
+        if (g->result != RESULT_NONE)
+            proto_out("info string the game is over: %s",
+                      tafl_status_text(g->result, g->reason, st, sizeof st));
+        proto_out("bestmove (none)");
+        return;
+    }
+    move_write(r->best, size, best);
+    if (u->ponder_option && r->ponder) {
+        move_write(r->ponder, size, ponder);
+        proto_out("bestmove %s ponder %s", best, ponder);
+    } else {
+        proto_out("bestmove %s", best);
+    }
+}
+
+/* uci: names the engine and its options. */
+static void cmd_uci_hello(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    char combo[256] = "";
+    for (int i = 0; variant_builtin(i); i++) {
+        strcat(combo, " var ");
+        strcat(combo, variant_builtin(i)->name);
+    }
+    proto_out("id name %s %s", PROTO_ENGINE_NAME, PROTO_ENGINE_VERSION);
+    proto_out("id author %s", PROTO_ENGINE_AUTHOR);
+    proto_out("option name Variant type combo default %s%s", u->default_variant, combo);
+    proto_out("option name Rules type string default <empty>");
+    proto_out("option name Hash type spin default %d min 1 max %d", PROTO_HASH_DEFAULT,
+              PROTO_HASH_MAX);
+    proto_out("option name Threads type spin default 1 min 1 max %d", SEARCH_MAX_THREADS);
+    proto_out("option name MultiPV type spin default 1 min 1 max %d", UCI_MULTIPV_MAX);
+    proto_out("option name MoveOverhead type spin default 30 min 0 max %d", UCI_OVERHEAD_MAX);
+    proto_out("option name Ponder type check default false");
+    proto_out("option name Clear Hash type button");
+    proto_out("uciok");
+}
+
+/* isready: answered at once, also during a search. */
+static void cmd_isready(struct uci *u, int n, char **w) {
+    (void)u;
+    (void)n;
+    (void)w;
+    proto_out("readyok");
+}
+
+/* ucinewgame: stops a search silently, clears the table, back to the start position. */
+static void cmd_ucinewgame(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    char err[200];
+    proto_session_stop(u->s, false);
+    u->pondering = false;
+    search_clear(u->s->search);
+    proto_session_set_position(u->s, NULL, NULL, 0, err, sizeof err);
+}
+
+/* Joins words[from..to) with single spaces into out. */
+static void join_words(char **w, int from, int to, char *out, size_t len) {
+    size_t k = 0;
+    out[0] = 0;
+    for (int i = from; i < to && k + 1 < len; i++) {
+        int m = snprintf(out + k, len - k, "%s%s", i > from ? " " : "", w[i]);
+        if (m < 0) break;
+        k += (size_t)m;
+        if (k >= len) k = len - 1;
+    }
+}
+
+/* Reads a spin option's value in [lo, hi]; prints an error and returns false if it is not one. */
+static bool spin_value(const char *name, const char *value, int64_t lo, int64_t hi, int64_t *out) {
+    char q[64];
+    if (!*value) {
+        uci_error("setoption %s: missing value (a whole number from %lld to %lld)", name,
+                  (long long)lo, (long long)hi);
+        return false;
+    }
+    if (!proto_parse_i64(value, lo, hi, out)) {
+        uci_error("setoption %s: value '%s': expected a whole number from %lld to %lld", name,
+                  proto_quote(value, q, sizeof q), (long long)lo, (long long)hi);
+        return false;
+    }
+    return true;
+}
+
+/* Applies a new variant: stops any search, clears the table, restarts from its start. */
+static void set_variant(struct uci *u, const struct variant *v) {
+    char err[256];
+    if (!proto_session_set_variant(u->s, v, err, sizeof err)) {
+        uci_error("setoption: %s", err);
+        return;
+    }
+    u->pondering = false;
+    search_clear(u->s->search);
+}
+
+/* setoption name <name> [value <value>]: every option of `uci`, and TaflZero's NNFile. */
+static void cmd_setoption(struct uci *u, int n, char **w) {
+    char name[128], value[PROTO_LINE_MAX / 2], q[64];
+    int vi = n;
+    if (n < 3 || strcmp(w[1], "name") != 0) {
+        uci_error("setoption: expected 'setoption name <name> [value <value>]'");
+        return;
+    }
+    for (int i = 2; i < n; i++)
+        if (strcmp(w[i], "value") == 0) {
+            vi = i;
+            break;
+        }
+    if (vi == 2) {
+        uci_error("setoption: missing option name before 'value'");
+        return;
+    }
+    join_words(w, 2, vi, name, sizeof name);
+    join_words(w, vi + 1, n, value, sizeof value);
+    int64_t v;
+    struct proto_session *s = u->s;
+    if (strcasecmp(name, "Variant") == 0) {
+        const struct variant *var = variant_by_name(value);
+        if (!var) {
+            uci_error("setoption Variant: unknown variant '%s' (copenhagen, fetlar, tablut, "
+                      "linnaeus, brandubh)",
+                      proto_quote(value, q, sizeof q));
+            return;
+        }
+        set_variant(u, var);
+    } else if (strcasecmp(name, "Rules") == 0) {
+        struct variant var;
+        char err[256];
+        if (!*value) {
+            uci_error("setoption Rules: missing value (an OpenTafl rules string)");
+            return;
+        }
+        if (!variant_from_opentafl(&var, value, err, sizeof err)) {
+            uci_error("setoption Rules: %s", err);
+            return;
+        }
+        set_variant(u, &var);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        if (!spin_value("Hash", value, 1, PROTO_HASH_MAX, &v)) return;
+        if (!proto_session_set_hash(s, (long)v))
+            uci_error("setoption Hash: out of memory for %lld MiB; the table stays at %ld MiB",
+                      (long long)v, s->hash_mib);
+    } else if (strcasecmp(name, "Threads") == 0) {
+        if (!spin_value("Threads", value, 1, SEARCH_MAX_THREADS, &v)) return;
+        proto_session_stop(s, false);
+        s->opt.threads = (int)v;
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        if (!spin_value("MultiPV", value, 1, UCI_MULTIPV_MAX, &v)) return;
+        proto_session_stop(s, false);
+        s->opt.multipv = v > SEARCH_MAX_MULTIPV ? SEARCH_MAX_MULTIPV : (int)v;
+        if (v > SEARCH_MAX_MULTIPV)
+            proto_out("info string MultiPV %lld: hnefi reports at most %d lines", (long long)v,
+                      SEARCH_MAX_MULTIPV);
+    } else if (strcasecmp(name, "MoveOverhead") == 0 || strcasecmp(name, "Move Overhead") == 0) {
+        if (!spin_value("MoveOverhead", value, 0, UCI_OVERHEAD_MAX, &v)) return;
+        proto_session_stop(s, false);
+        s->opt.move_overhead_ms = (int)v;
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            uci_error("setoption Ponder: value '%s': expected true or false",
+                      proto_quote(value, q, sizeof q));
+            return;
+        }
+        u->ponder_option = strcmp(value, "true") == 0;
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        proto_session_stop(s, false);
+        search_clear(s->search);
+    } else if (strcasecmp(name, "NNFile") == 0) {
+        proto_out("info string NNFile ignored: hnefi has no neural network");
+    } else {
+        uci_error("setoption: unknown option '%s' (Variant, Rules, Hash, Threads, MultiPV, "
+                  "MoveOverhead, Ponder, Clear Hash)",
+                  proto_quote(name, q, sizeof q));
+    }
+}
+
+/* position startpos|fen <rows> <side> [moves m1 m2 ...]: all or nothing. */
+static void cmd_position(struct uci *u, int n, char **w) {
+    char fen[FEN_MAX + 8], err[300], q[64];
+    const char *fenp = NULL;
+    int i;
+    if (n < 2) {
+        uci_error("position: expected 'startpos' or 'fen <rows> <side>', then optionally 'moves'");
+        return;
+    }
+    if (strcmp(w[1], "startpos") == 0) {
+        i = 2;
+    } else if (strcmp(w[1], "fen") == 0) {
+        if (n < 3 || strcmp(w[2], "moves") == 0) {
+            uci_error("position fen: missing FEN (rows and side to move, as '%s')",
+                      u->s->variant.start_fen);
+            return;
+        }
+        bool side = n > 3 && strcmp(w[3], "moves") != 0;
+        if (strlen(w[2]) > FEN_MAX || (side && strlen(w[3]) > 4)) {
+            uci_error("position fen '%s': too long for a FEN", proto_quote(w[2], q, sizeof q));
+            return;
+        }
+        snprintf(fen, sizeof fen, "%s%s%s", w[2], side ? " " : "", side ? w[3] : "");
+        fenp = fen;
+        i = side ? 4 : 3;
+    } else {
+        uci_error("position: unknown word '%s' (expected startpos or fen)",
+                  proto_quote(w[1], q, sizeof q));
+        return;
+    }
+    if (i < n && strcmp(w[i], "moves") != 0) {
+        uci_error("position: unexpected '%s' (expected 'moves' after the position)",
+                  proto_quote(w[i], q, sizeof q));
+        return;
+    }
+    char **moves = i < n ? w + i + 1 : NULL;
+    int nmoves = i < n ? n - i - 1 : 0;
+    if (!proto_session_set_position(u->s, fenp, moves, nmoves, err, sizeof err)) {
+        uci_error("position %s: %s", fenp ? "fen" : "startpos", err);
+        return;
+    }
+    /* the new position is in place; a search still running was for the old one */
+    proto_session_stop(u->s, false);
+    u->pondering = false;
+}
+
+/* Runs perft on the current position and prints the count (blocks the reader). */
+static void run_perft(struct uci *u, int depth) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t nodes = perft(tafl_pos(u->s->game), depth);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    proto_out("perft %d: %llu nodes, %.3f s, %.0f nodes/s", depth, (unsigned long long)nodes, dt,
+              dt > 0 ? (double)nodes / dt : 0.0);
+}
+
+/* A numeric word of `go`: where its value goes and its range. */
+struct go_word {
+    const char *name;
+    int64_t lo, hi;
+    int64_t *dst;
+};
+
+/* go [wtime/btime/winc/binc/atime/dtime/ainc/dinc/movestogo/movetime/depth/nodes N] [infinite]
+ * [ponder] [perft N]: starts a search (or perft). */
+static void cmd_go(struct uci *u, int n, char **w) {
+    enum { NUM_WORDS = 13 };
+    int64_t val[NUM_WORDS];
+    bool given[NUM_WORDS] = {false};
+    const int64_t big = 1000000000000LL;
+    const struct go_word words[NUM_WORDS] = {
+        {"wtime", -big, big, &val[0]},
+        {"btime", -big, big, &val[1]},
+        {"atime", -big, big, &val[2]},
+        {"dtime", -big, big, &val[3]},
+        {"winc", 0, 1000000000, &val[4]},
+        {"binc", 0, 1000000000, &val[5]},
+        {"ainc", 0, 1000000000, &val[6]},
+        {"dinc", 0, 1000000000, &val[7]},
+        {"movestogo", 1, 10000, &val[8]},
+        {"movetime", 1, 1000000000, &val[9]},
+        {"depth", 1, SEARCH_MAX_PLY - 8, &val[10]},
+        {"nodes", 1, 1000000000000000LL, &val[11]},
+        {"perft", 1, UCI_PERFT_MAX, &val[12]},
+    };
+    bool infinite = false, ponder = false;
+    char q[64], q2[64];
+    for (int i = 1; i < n; i++) {
+        if (strcmp(w[i], "infinite") == 0) {
+            infinite = true;
+            continue;
+        }
+        if (strcmp(w[i], "ponder") == 0) {
+            ponder = true;
+            continue;
+        }
+        if (strcmp(w[i], "searchmoves") == 0 || strcmp(w[i], "mate") == 0) {
+            uci_error("go: '%s' is not supported", w[i]);
+            return;
+        }
+        int k = 0;
+        while (k < NUM_WORDS && strcmp(w[i], words[k].name) != 0) k++;
+        if (k == NUM_WORDS) {
+            uci_error("go: unknown word '%s'", proto_quote(w[i], q, sizeof q));
+            return;
+        }
+        if (i + 1 >= n) {
+            uci_error("go: '%s' needs a number", words[k].name);
+            return;
+        }
+        if (!proto_parse_i64(w[i + 1], words[k].lo, words[k].hi, words[k].dst)) {
+            uci_error("go %s '%s': expected a whole number from %lld to %lld", words[k].name,
+                      proto_quote(w[i + 1], q2, sizeof q2), (long long)words[k].lo,
+                      (long long)words[k].hi);
+            return;
+        }
+        given[k] = true;
+        i++;
+    }
+    if (given[12]) {
+        run_perft(u, (int)val[12]);
+        return;
+    }
+    /* clocks: white = defenders, black = attackers; atime/dtime name the sides directly */
+    struct search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.time_ms[0] = lim.time_ms[1] = -1;
+    static const int time_side[4] = {SIDE_DEFENDERS, SIDE_ATTACKERS, SIDE_ATTACKERS,
+                                     SIDE_DEFENDERS};
+    bool clock = false;
+    for (int k = 0; k < 4; k++) {
+        if (given[k]) {
+            lim.time_ms[time_side[k]] = val[k] < 1 ? 1 : val[k];
+            clock = true;
+        }
+        if (given[k + 4]) {
+            lim.inc_ms[time_side[k]] = val[k + 4];
+            clock = true;
+        }
+    }
+    int side = tafl_pos(u->s->game)->side;
+    if (clock && lim.time_ms[side] < 0) {
+        uci_error("go: a clock was given but not the one of the side to move (%s: %s)",
+                  side == SIDE_ATTACKERS ? "attackers" : "defenders",
+                  side == SIDE_ATTACKERS ? "atime or btime" : "dtime or wtime");
+        return;
+    }
+    if (given[8]) lim.movestogo = (int)val[8];
+    if (given[9]) lim.movetime_ms = val[9];
+    if (given[10]) lim.depth = (int)val[10];
+    if (given[11]) lim.nodes = (uint64_t)val[11];
+    /* a bare `go` searches until `stop`, like `go infinite` */
+    if (!clock && !given[9] && !given[10] && !given[11]) infinite = true;
+    lim.infinite = infinite;
+    struct proto_hooks hooks = {.on_line = uci_on_line, .on_done = uci_on_done, .ctx = u};
+    u->pondering = ponder;
+    if (ponder) {
+        u->ponder_limits = lim;
+        u->ponder_hold = infinite;
+        struct search_limits pl = lim;
+        pl.infinite = true;
+        proto_session_go(u->s, &pl, true, &hooks);
+    } else {
+        proto_session_go(u->s, &lim, infinite, &hooks);
+    }
+}
+
+/* stop: ends a search; its bestmove follows. No reply when nothing is searching. */
+static void cmd_stop(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    u->pondering = false;
+    if (proto_session_busy(u->s)) proto_session_stop(u->s, true);
+}
+
+/* ponderhit: the predicted move was played; the ponder search becomes a normal one. */
+static void cmd_ponderhit(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    if (!u->pondering) {
+        uci_error("ponderhit: no 'go ponder' search is running");
+        return;
+    }
+    u->pondering = false;
+    if (u->ponder_hold) return; /* `go ponder infinite`: it goes on until stop */
+    enum proto_search_state st = proto_session_state(u->s);
+    if (st == PROTO_HELD) {
+        proto_session_release(u->s); /* it already searched as deep as it can */
+    } else if (st == PROTO_RUNNING) {
+        /* search again with the real limits; the table keeps what pondering found */
+        struct proto_hooks hooks = {.on_line = uci_on_line, .on_done = uci_on_done, .ctx = u};
+        proto_session_go(u->s, &u->ponder_limits, false, &hooks);
+    }
+}
+
+/* d (or board): the board, FEN, side to move and status. */
+static void cmd_board(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    const struct tafl *g = u->s->game;
+    const struct position *p = tafl_pos(g);
+    char fen[FEN_MAX], st[96];
+    fen_write(p, fen);
+    char *board = proto_board_text(p);
+    proto_out("%sfen %s\nvariant %s, %s to move, %d plies played, %s", board ? board : "", fen,
+              u->s->variant.name, p->side == SIDE_ATTACKERS ? "attackers" : "defenders", g->n,
+              tafl_status_text(g->result, g->reason, st, sizeof st));
+    free(board);
+}
+
+/* perft N: counts the positions N plies ahead (blocks the reader until done). */
+static void cmd_perft_uci(struct uci *u, int n, char **w) {
+    int64_t d;
+    char q[64];
+    if (n != 2) {
+        uci_error("perft: expected 'perft N' with N from 1 to %d", UCI_PERFT_MAX);
+        return;
+    }
+    if (!proto_parse_i64(w[1], 1, UCI_PERFT_MAX, &d)) {
+        uci_error("perft '%s': expected a whole number from 1 to %d",
+                  proto_quote(w[1], q, sizeof q), UCI_PERFT_MAX);
+        return;
+    }
+    run_perft(u, (int)d);
+}
+
+/* eval: the static evaluation from the side to move's point of view. */
+static void cmd_eval(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    const struct position *p = tafl_pos(u->s->game);
+    proto_out("eval %d (centi-men, for the side to move: %s)", eval_position(p, &u->s->opt.weights),
+              p->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+}
+
+/* legal: the number of legal moves and the moves. */
+static void cmd_legal(struct uci *u, int n, char **w) {
+    (void)n;
+    (void)w;
+    move_t moves[MAX_MOVES];
+    int k = tafl_legal_moves(u->s->game, moves);
+    char text[MAX_MOVES * 8 + 32];
+    size_t len = (size_t)sprintf(text, "legal %d", k);
+    for (int i = 0; i < k; i++) {
+        text[len++] = ' ';
+        len += (size_t)move_write(moves[i], u->s->variant.size, text + len);
+    }
+    proto_out("%s", text);
+}
+
+/* debug on|off: accepted, no effect. */
+static void cmd_debug(struct uci *u, int n, char **w) {
+    (void)u;
+    (void)n;
+    (void)w;
+}
+
+static void cmd_help(struct uci *u, int n, char **w);
+
+/* One command: its name and handler. */
+struct uci_command {
+    const char *name;
+    void (*run)(struct uci *u, int n, char **w);
+};
+
+static const struct uci_command uci_commands[] = {
+    {"uci", cmd_uci_hello},       {"isready", cmd_isready},     {"ucinewgame", cmd_ucinewgame},
+    {"setoption", cmd_setoption}, {"position", cmd_position},   {"go", cmd_go},
+    {"stop", cmd_stop},           {"ponderhit", cmd_ponderhit}, {"d", cmd_board},
+    {"board", cmd_board},         {"perft", cmd_perft_uci},     {"eval", cmd_eval},
+    {"legal", cmd_legal},         {"debug", cmd_debug},         {"help", cmd_help},
+};
+
+/* help: the command list. */
+static void cmd_help(struct uci *u, int n, char **w) {
+    (void)u;
+    (void)n;
+    (void)w;
+    char text[512] = "commands:";
+    for (size_t i = 0; i < sizeof uci_commands / sizeof uci_commands[0]; i++) {
+        strcat(text, " ");
+        strcat(text, uci_commands[i].name);
+    }
+    proto_out("info string %s quit (docs/protocol.md)", text);
+}
+
+/* Handles one line; returns false on quit. */
+static bool uci_line(struct uci *u, struct proto_line *line) {
+    char q[64];
+    if (line->overlong) {
+        uci_error("line of %zu bytes ignored: longer than %d bytes", line->full_len,
+                  PROTO_LINE_MAX - 1);
+        return true;
+    }
+    if (line->has_nul) {
+        uci_error("line ignored: it holds a NUL byte");
+        return true;
+    }
+    char **w = u->s->words;
+    int n = proto_split(line->text, w, PROTO_MAX_TOKENS);
+    if (n < 0) {
+        uci_error("line ignored: more than %d words", PROTO_MAX_TOKENS);
+        return true;
+    }
+    if (n == 0) return true;
+    if (strcmp(w[0], "quit") == 0) return false;
+    for (size_t i = 0; i < sizeof uci_commands / sizeof uci_commands[0]; i++)
+        if (strcmp(w[0], uci_commands[i].name) == 0) {
+            uci_commands[i].run(u, n, w);
+            return true;
+        }
+    uci_error("unknown command '%s' (try help)", proto_quote(w[0], q, sizeof q));
+    return true;
+}
+
+/* Runs the UCI loop on a session; first is a line already read (or NULL). Returns the status. */
+int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
+                   const struct proto_config *cfg) {
+    (void)cfg;
+    struct uci *u = calloc(1, sizeof *u);
+    struct proto_line *line = malloc(sizeof *line);
+    if (!u || !line) {
+        free(u);
+        free(line);
+        fprintf(stderr, "hnefi: out of memory\n");
+        return 1;
+    }
+    u->s = s;
+    snprintf(u->default_variant, sizeof u->default_variant, "%s", s->variant.name);
+    bool quit = first && !uci_line(u, first);
+    while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
+    if (quit) {
+        proto_session_stop(s, false);
+        proto_out("bye");
+    } else if (proto_session_busy(s)) {
+        /* end of input: a bounded search finishes, an endless one stops; bestmove either way */
+        proto_session_wait(s);
+    }
+    proto_session_stop(s, false);
+    free(line);
+    free(u);
+    return 0;
+}
+
+/* hnefi uci: the UCI-like protocol. */
+int cmd_uci(int argc, char **argv) {
+    struct proto_config cfg;
+    proto_config_default(&cfg);
+    for (int i = 1; i < argc; i++) {
+        int r = proto_common_option(argc, argv, &i, &cfg);
+        if (r < 0) return 2;
+        if (r > 0) continue;
+        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
+            if (!(cfg.variant = variant_by_name(argv[++i]))) {
+                fprintf(stderr, "hnefi: unknown variant '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: hnefi uci [--variant V] [--hash MiB] [--threads T]\n"
+                   "Speaks the UCI-like protocol (a superset of TaflZero's) on stdin/stdout;\n"
+                   "see docs/protocol.md. 'hnefi' with no command does the same, or speaks the\n"
+                   "OpenTafl engine protocol if the first line is an OpenTafl 'rules' line.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "hnefi uci: unknown argument '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    return proto_run(&cfg, 0, false, proto_uci_loop);
+}
+
+/* hnefi with no command: UCI, or OpenTafl when the first line is a `rules` line. */
+int proto_auto(void) {
+    struct proto_config cfg;
+    proto_config_default(&cfg);
+    return proto_run(&cfg, 0, true, proto_uci_loop);
+}
