@@ -1,0 +1,393 @@
+/* Record lines: formatting, reading with a full replay, scanning and reopening record files. */
+#include "selfplay/records.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/notation.h"
+#include "selfplay/zio.h"
+
+enum { FIELDS_SHORT = 4, FIELDS_LONG = 10, FIELD_MAX = 10 };
+
+static const char *const status_words[] = {"Ongoing", "Black", "White", "Draw"};
+
+/* Writes a variant's name as records spell it (spaces and commas become '_'). */
+void records_variant_name(const struct variant *v, char *out, size_t outlen) {
+    snprintf(out, outlen, "%s", v->name[0] ? v->name : "unnamed");
+    for (char *p = out; *p; p++)
+        if (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') *p = '_';
+}
+
+/* Appends text to a growing buffer; false if out of memory. */
+static bool put(char **buf, size_t *len, size_t *cap, const char *text) {
+    size_t n = strlen(text);
+    if (*len + n + 1 > *cap) {
+        size_t c = (*len + n + 1) * 2;
+        char *bigger = realloc(*buf, c);
+        if (!bigger) return false;
+        *buf = bigger;
+        *cap = c;
+    }
+    memcpy(*buf + *len, text, n + 1);
+    *len += n;
+    return true;
+}
+
+/*
+ * Formats a finished game as a record line (with its newline) into a new buffer (free()); names
+ * are the players of the attackers and the defenders. NULL if out of memory.
+ */
+char *records_format(const struct variant *v, const struct game_result *g,
+                     const char *const names[SIDE_NB], struct tafl *scratch) {
+    struct position start;
+    pos_init_start(&start, v);
+    tafl_reset(scratch, &start);
+    size_t len = 0, cap = 256;
+    char *buf = malloc(cap), text[MOVE_TEXT_MAX + 2], tail[512], vname[VARIANT_NAME_MAX];
+    if (!buf) return NULL;
+    buf[0] = '\0';
+    int taken[SIDE_NB] = {0, 0};
+    bool ok = true;
+    for (int i = 0; i < g->n && ok; i++) {
+        int mover = tafl_pos(scratch)->side;
+        tafl_play(scratch, g->moves[i]);
+        bb_t caught = scratch->captures[i];
+        taken[mover] += bb_popcount(caught);
+        text[0] = ' ';
+        move_write_captures(g->moves[i], caught, v->size, text + (i > 0));
+        ok = put(&buf, &len, &cap, text);
+    }
+    if (ok && (g->end == GAME_END_TIMEOUT || g->end == GAME_END_HANG))
+        ok = put(&buf, &len, &cap, g->n > 0 ? " timeout" : "timeout");
+    records_variant_name(v, vname, sizeof vname);
+    snprintf(tail, sizeof tail, ",%d,%d,%s,%s,%s,%s,%d,%lld,%s\n", taken[SIDE_ATTACKERS],
+             taken[SIDE_DEFENDERS], status_words[g->result & 3], vname, names[SIDE_ATTACKERS],
+             names[SIDE_DEFENDERS], g->opening_plies, (long long)g->index,
+             game_end_word(g->end, g->reason));
+    if (!ok || !put(&buf, &len, &cap, tail)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Reads a whole decimal number in [0, hi] from a field; false if it is not one. */
+static bool field_number(const char *s, size_t n, int64_t hi, int64_t *out) {
+    if (n == 0 || n > 18) return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* Copies a field into a fixed buffer; false if it does not fit or is empty. */
+static bool field_copy(const char *s, size_t n, char *out, size_t outlen) {
+    if (n == 0 || n >= outlen) return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return true;
+}
+
+/* Replays the moves field into out; false with a reason. */
+static bool replay(const char *s, size_t n, struct record *out, struct tafl *t, char *err,
+                   size_t errlen) {
+    struct position start;
+    pos_init_start(&start, out->v);
+    tafl_reset(t, &start);
+    int listed[SIDE_NB] = {0, 0};
+    size_t i = 0;
+    char tok[MOVE_TEXT_MAX], why[200];
+    while (i < n) {
+        while (i < n && s[i] == ' ') i++;
+        if (i >= n) break;
+        size_t k = i;
+        while (k < n && s[k] != ' ') k++;
+        if (out->timeout) {
+            snprintf(err, errlen, "ply %d follows the word timeout", t->n + 1);
+            return false;
+        }
+        if (k - i == 7 && memcmp(s + i, "timeout", 7) == 0) {
+            out->timeout = true;
+            i = k;
+            continue;
+        }
+        if (k - i >= sizeof tok) {
+            snprintf(err, errlen, "ply %d: '%.20s...' is too long", t->n + 1, s + i);
+            return false;
+        }
+        memcpy(tok, s + i, k - i);
+        tok[k - i] = '\0';
+        struct move_text mt;
+        int mover = tafl_pos(t)->side;
+        if (!move_text_parse(tok, out->v->size, &mt, why, sizeof why) ||
+            !tafl_play_text(t, tok, why, sizeof why)) {
+            snprintf(err, errlen, "ply %d: %s", t->n + 1, why);
+            return false;
+        }
+        if (t->captures[t->n - 1] != mt.captures) {
+            snprintf(err, errlen, "ply %d '%s': the captures listed are not what the move takes",
+                     t->n, tok);
+            return false;
+        }
+        for (const char *c = tok; *c; c++) listed[mover] += *c == 'x' || *c == '/';
+        i = k;
+    }
+    if (listed[0] != out->taken[0] || listed[1] != out->taken[1]) {
+        snprintf(err, errlen, "capture counts %d,%d, but the moves list %d,%d", out->taken[0],
+                 out->taken[1], listed[0], listed[1]);
+        return false;
+    }
+    out->n = t->n;
+    memcpy(out->moves, t->moves, (size_t)t->n * sizeof(move_t));
+    memcpy(out->captures, t->captures, (size_t)t->n * sizeof(bb_t));
+    return true;
+}
+
+/* Checks that an extended line's status and end agree with the replayed game. */
+static bool check_end(const struct record *r, const struct tafl *t, char *err, size_t errlen) {
+    if (r->end == GAME_END_RULES) {
+        if (t->result != r->result || t->reason != r->reason) {
+            snprintf(err, errlen, "the line says %s by %s, but the moves do not end so",
+                     status_words[r->result & 3], game_end_word(r->end, r->reason));
+            return false;
+        }
+        return true;
+    }
+    if (t->result != RESULT_NONE) {
+        snprintf(err, errlen, "the game ends by the rules before its last ply");
+        return false;
+    }
+    bool draw_end =
+        r->end == GAME_END_MAX_PLIES || r->end == GAME_END_QUIET || r->end == GAME_END_DRAW_AGREED;
+    if (draw_end != (r->result == RESULT_DRAW) || r->result == RESULT_NONE) {
+        snprintf(err, errlen, "status %s does not fit the end %s", status_words[r->result & 3],
+                 game_end_word(r->end, r->reason));
+        return false;
+    }
+    if ((r->end == GAME_END_TIMEOUT || r->end == GAME_END_HANG) != r->timeout) {
+        snprintf(err, errlen, "the word timeout does not fit the end %s",
+                 game_end_word(r->end, r->reason));
+        return false;
+    }
+    return true;
+}
+
+/*
+ * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an
+ * extended line names its own (a built-in variant) and a short line is Copenhagen. False with a
+ * reason in err.
+ */
+bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
+                   struct tafl *scratch, char *err, size_t errlen) {
+    const char *f[FIELD_MAX];
+    size_t fl[FIELD_MAX];
+    int nf = 0;
+    size_t start = 0;
+    if (len > 0 && line[len - 1] == '\r') len--;
+    for (size_t i = 0; i <= len; i++)
+        if (i == len || line[i] == ',') {
+            if (nf == FIELD_MAX) {
+                snprintf(err, errlen, "more than %d fields", FIELD_MAX);
+                return false;
+            }
+            f[nf] = line + start;
+            fl[nf++] = i - start;
+            start = i + 1;
+        }
+    if (nf != FIELDS_SHORT && nf != FIELDS_LONG) {
+        snprintf(err, errlen, "%d fields, expected %d or %d", nf, FIELDS_SHORT, FIELDS_LONG);
+        return false;
+    }
+    memset(out, 0, offsetof(struct record, moves));
+    out->extended = nf == FIELDS_LONG;
+    out->game = -1;
+    int64_t num;
+    for (int s = 0; s < SIDE_NB; s++) {
+        if (!field_number(f[1 + s], fl[1 + s], 100000, &num)) {
+            snprintf(err, errlen, "field %d '%.*s': expected a capture count", 2 + s,
+                     (int)(fl[1 + s] < 20 ? fl[1 + s] : 20), f[1 + s]);
+            return false;
+        }
+        out->taken[s] = (int)num;
+    }
+    out->result = -1;
+    for (int r = 0; r < 4; r++)
+        if (fl[3] == strlen(status_words[r]) && memcmp(f[3], status_words[r], fl[3]) == 0)
+            out->result = r;
+    if (out->result < 0 && fl[3] > 0) {
+        snprintf(err, errlen, "status '%.*s': expected Black, White, Draw or Ongoing",
+                 (int)(fl[3] < 20 ? fl[3] : 20), f[3]);
+        return false;
+    }
+    if (out->result < 0) out->result = RESULT_NONE; /* an empty status, as in the data */
+    out->v = v ? v : variant_by_name("copenhagen");
+    if (out->extended) {
+        char word[32];
+        int end = 0, reason = 0;
+        if (!field_copy(f[4], fl[4], out->variant, sizeof out->variant) ||
+            !field_copy(f[5], fl[5], out->players[0], sizeof out->players[0]) ||
+            !field_copy(f[6], fl[6], out->players[1], sizeof out->players[1]) ||
+            !field_number(f[7], fl[7], OPENING_MAX_PLIES, &num) ||
+            (out->opening_plies = (int)num, !field_number(f[8], fl[8], INT64_C(1) << 40, &num)) ||
+            (out->game = num, !field_copy(f[9], fl[9], word, sizeof word)) ||
+            !game_end_parse(word, &end, &reason)) {
+            snprintf(err, errlen, "the tournament fields '%.*s' are malformed",
+                     (int)(len - (size_t)(f[4] - line) < 80 ? len - (size_t)(f[4] - line) : 80),
+                     f[4]);
+            return false;
+        }
+        out->end = end;
+        out->reason = reason;
+        char want[VARIANT_NAME_MAX];
+        if (v) {
+            records_variant_name(v, want, sizeof want);
+            if (strcmp(want, out->variant) != 0) {
+                snprintf(err, errlen, "variant %s, expected %s", out->variant, want);
+                return false;
+            }
+        } else if (!(out->v = variant_by_name(out->variant))) {
+            snprintf(err, errlen, "variant '%s' is not built in (give it with --variant/--rules)",
+                     out->variant);
+            return false;
+        }
+    } else {
+        records_variant_name(out->v, out->variant, sizeof out->variant);
+    }
+    if (!replay(f[0], fl[0], out, scratch, err, errlen)) return false;
+    if (out->extended) {
+        if (out->opening_plies > out->n) {
+            snprintf(err, errlen, "an opening of %d plies in a game of %d", out->opening_plies,
+                     out->n);
+            return false;
+        }
+        return check_end(out, scratch, err, errlen);
+    }
+    return true;
+}
+
+/* Calls fn for each line of a text chunk; false with a reason on a bad line. */
+static bool scan_text(const char *text, size_t len, const struct variant *v, records_fn fn,
+                      void *ctx, struct record *rec, struct tafl *t, int64_t *lineno, char *err,
+                      size_t errlen, bool *stopped) {
+    size_t i = 0;
+    while (i < len) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+        ++*lineno;
+        if (memchr(text + i, '\0', n)) {
+            snprintf(err, errlen, "line %lld holds a zero byte", (long long)*lineno);
+            return false;
+        }
+        if (n > 0 && !(n == 1 && text[i] == '\r')) {
+            char why[300];
+            if (!records_parse(text + i, n, v, rec, t, why, sizeof why)) {
+                snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
+                return false;
+            }
+            if (!fn(rec, *lineno, ctx)) {
+                *stopped = true;
+                return false;
+            }
+        }
+        i += n + 1;
+    }
+    return true;
+}
+
+/*
+ * Reads every record of a file (plain text or zstd frames) and calls fn for each. A half-written
+ * last frame is an error unless tail_ok is set; then *good_end gets the size of the sound part
+ * and *truncated says whether anything was left over (its description goes to err). Returns
+ * false with a reason in err on damage or when fn stops.
+ */
+bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
+                  size_t *good_end, bool *truncated, char *err, size_t errlen) {
+    size_t size;
+    char *raw = zio_read_file(path, &size, err, errlen);
+    if (!raw) return false;
+    struct record *rec = malloc(sizeof *rec);
+    struct tafl *t = tafl_new(variant_by_name("copenhagen"));
+    bool ok = rec && t, stopped = false;
+    int64_t lineno = 0;
+    char why[400];
+    if (truncated) *truncated = false;
+    if (!ok) {
+        snprintf(err, errlen, "out of memory");
+    } else if (!zio_is_zstd(raw, size)) {
+        if (size > 0 && tail_ok) {
+            snprintf(err, errlen, "%s is not a zstd record file", path);
+            ok = false;
+        } else if (!scan_text(raw, size, v, fn, ctx, rec, t, &lineno, why, sizeof why, &stopped)) {
+            if (!stopped) snprintf(err, errlen, "%s: %s", path, why);
+            ok = false;
+        }
+        if (good_end) *good_end = size;
+    } else {
+        size_t pos = 0, flen;
+        char *frame;
+        enum zio_frame st;
+        while ((st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why,
+                                    sizeof why)) == ZIO_FRAME_OK) {
+            char lwhy[400];
+            bool good =
+                scan_text(frame, flen, v, fn, ctx, rec, t, &lineno, lwhy, sizeof lwhy, &stopped);
+            free(frame);
+            if (!good) {
+                if (!stopped) snprintf(err, errlen, "%s is damaged: %s", path, lwhy);
+                ok = false;
+                break;
+            }
+        }
+        if (ok && st == ZIO_FRAME_TRUNCATED && tail_ok) {
+            if (truncated) *truncated = true;
+            snprintf(err, errlen, "%s: %s", path, why);
+        } else if (ok && st != ZIO_FRAME_END) {
+            snprintf(err, errlen, "%s is damaged: %s", path, why);
+            ok = false;
+        }
+        if (good_end) *good_end = pos;
+    }
+    free(rec);
+    tafl_free(t);
+    free(raw);
+    return ok;
+}
+
+/*
+ * Opens a tournament's record file for appending, creating it if needed, after calling fn for
+ * every record already in it (resume). A half-written last frame is cut off and described in
+ * note (empty otherwise). Returns the descriptor, or -1 with a reason in err.
+ */
+int records_open_append(const char *path, const struct variant *v, records_fn fn, void *ctx,
+                        char *note, size_t notelen, char *err, size_t errlen) {
+    note[0] = '\0';
+    if (access(path, F_OK) == 0) {
+        size_t good_end = 0;
+        bool truncated = false;
+        char why[600];
+        if (!records_scan(path, v, true, fn, ctx, &good_end, &truncated, why, sizeof why)) {
+            snprintf(err, errlen, "%s", why);
+            return -1;
+        }
+        if (truncated) {
+            if (truncate(path, (off_t)good_end) != 0) {
+                snprintf(err, errlen, "cannot cut the half-written end off %s: %s", path,
+                         strerror(errno));
+                return -1;
+            }
+            snprintf(note, notelen, "dropped a half-written record (%s)", why);
+        }
+    }
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (fd < 0) snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    return fd;
+}

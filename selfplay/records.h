@@ -1,0 +1,77 @@
+/*
+ * Game records: one finished game per line, in the format of the real-game files of tests/data
+ * (moves,attacker_captures,defender_captures,status) followed by what a tournament needs
+ * (variant,attackers,defenders,opening,game,end); docs/records.md describes every field.
+ *
+ * A tournament appends each line as its own checksummed zstd frame (selfplay/zio.h). Reading a
+ * file back (records_scan) accepts plain text, zstd, and lines of four fields (the real-game
+ * files); every line is replayed, so a line whose moves, captures or result do not fit the rules
+ * is refused as damaged, naming the line. records_open_append reopens a tournament's file: a
+ * half-written frame at the end is cut off (with a message), anything else damaged is refused.
+ */
+#ifndef HNEFI_SELFPLAY_RECORDS_H
+#define HNEFI_SELFPLAY_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "selfplay/player.h"
+#include "selfplay/referee.h"
+
+/* One record line, read and replayed. */
+struct record {
+    bool extended;      /* it has the tournament fields */
+    int n;              /* plies */
+    int taken[SIDE_NB]; /* the capture counts as listed: by the attackers, by the defenders */
+    int result;         /* enum result; RESULT_NONE for "Ongoing" */
+    bool timeout;       /* the moves end with the word timeout */
+    char variant[VARIANT_NAME_MAX];
+    char players[SIDE_NB][PLAYER_NAME_MAX];
+    int opening_plies;
+    int64_t game;
+    int end, reason; /* enum game_end, enum end_reason (extended lines) */
+    const struct variant *v;
+    move_t moves[MAX_GAME_PLIES]; /* (the large arrays last: a parse clears what comes before) */
+    bb_t captures[MAX_GAME_PLIES];
+};
+
+/* Writes a variant's name as records spell it (spaces and commas become '_'). */
+void records_variant_name(const struct variant *v, char *out, size_t outlen);
+
+/*
+ * Formats a finished game as a record line (with its newline) into a new buffer (free()); names
+ * are the players of the attackers and the defenders. NULL if out of memory.
+ */
+char *records_format(const struct variant *v, const struct game_result *g,
+                     const char *const names[SIDE_NB], struct tafl *scratch);
+
+/*
+ * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an
+ * extended line names its own (a built-in variant) and a short line is Copenhagen. False with a
+ * reason in err.
+ */
+bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
+                   struct tafl *scratch, char *err, size_t errlen);
+
+/* Called for each record of a file, with its 1-based line number; return false to stop. */
+typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
+
+/*
+ * Reads every record of a file (plain text or zstd frames) and calls fn for each. A half-written
+ * last frame is an error unless tail_ok is set; then *good_end gets the size of the sound part
+ * and *truncated says whether anything was left over (its description goes to err). Returns
+ * false with a reason in err on damage or when fn stops.
+ */
+bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
+                  size_t *good_end, bool *truncated, char *err, size_t errlen);
+
+/*
+ * Opens a tournament's record file for appending, creating it if needed, after calling fn for
+ * every record already in it (resume). A half-written last frame is cut off and described in
+ * note (empty otherwise). Returns the descriptor, or -1 with a reason in err.
+ */
+int records_open_append(const char *path, const struct variant *v, records_fn fn, void *ctx,
+                        char *note, size_t notelen, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,238 @@
+/* zstd frames: reading a file frame by frame with damage detection, appending checksummed frames.
+ */
+#include "selfplay/zio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+
+/* Tells whether buf starts with the zstd frame magic number. */
+bool zio_is_zstd(const void *buf, size_t len) {
+    return len >= 4 && memcmp(buf, zstd_magic, 4) == 0;
+}
+
+/* Reads a whole file into memory (NUL-terminated); NULL with a reason in err. */
+char *zio_read_file(const char *path, size_t *len, char *err, size_t errlen) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    char *buf = malloc(size + 1);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory reading %s", path);
+        close(fd);
+        return NULL;
+    }
+    while (got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != size) {
+        snprintf(err, errlen, "cannot read %s", path);
+        free(buf);
+        return NULL;
+    }
+    buf[size] = '\0';
+    *len = size;
+    return buf;
+}
+
+/* Tells whether the n bytes at p are all zero. */
+static bool all_zero(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return false;
+    return true;
+}
+
+/* Decompresses one whole frame (size bytes) into a new buffer; false with a reason on failure. */
+static bool decompress_frame(const uint8_t *src, size_t size, char **out, size_t *outlen, char *err,
+                             size_t errlen) {
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    size_t cap = 4096, used = 0;
+    char *dst = malloc(cap + 1);
+    if (!ds || !dst) {
+        ZSTD_freeDStream(ds);
+        free(dst);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    ZSTD_initDStream(ds);
+    ZSTD_inBuffer in = {src, size, 0};
+    size_t r = 1;
+    while (r != 0) {
+        if (used == cap) {
+            char *bigger = realloc(dst, cap * 2 + 1);
+            if (!bigger) {
+                snprintf(err, errlen, "out of memory");
+                r = (size_t)-1;
+                break;
+            }
+            dst = bigger;
+            cap *= 2;
+        }
+        ZSTD_outBuffer o = {dst, cap, used};
+        r = ZSTD_decompressStream(ds, &o, &in);
+        used = o.pos;
+        if (ZSTD_isError(r)) {
+            snprintf(err, errlen, "%s", ZSTD_getErrorName(r));
+            break;
+        }
+        if (r != 0 && in.pos == in.size && o.pos < o.size) {
+            snprintf(err, errlen, "frame ends early");
+            r = (size_t)-1;
+            break;
+        }
+    }
+    ZSTD_freeDStream(ds);
+    if (r != 0) {
+        free(dst);
+        return false;
+    }
+    dst[used] = '\0';
+    *out = dst;
+    *outlen = used;
+    return true;
+}
+
+/*
+ * Decompresses the frame at buf[*pos] (len bytes in all) into a new NUL-terminated buffer *out
+ * of *outlen bytes and advances *pos past it. On TRUNCATED and DAMAGED, err says what and where.
+ */
+enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char **out,
+                              size_t *outlen, char *err, size_t errlen) {
+    size_t at = *pos, left = len - at;
+    if (left == 0) return ZIO_FRAME_END;
+    if (all_zero(buf + at, left)) {
+        snprintf(err, errlen, "byte %zu: %zu zero bytes of an unfinished write", at, left);
+        return ZIO_FRAME_TRUNCATED;
+    }
+    if (left < 4) {
+        if (memcmp(buf + at, zstd_magic, left) == 0) {
+            snprintf(err, errlen, "byte %zu: a frame cut short after %zu bytes", at, left);
+            return ZIO_FRAME_TRUNCATED;
+        }
+        snprintf(err, errlen, "byte %zu: not a zstd frame", at);
+        return ZIO_FRAME_DAMAGED;
+    }
+    size_t size = ZSTD_findFrameCompressedSize(buf + at, left);
+    if (ZSTD_isError(size)) {
+        if (ZSTD_getErrorCode(size) == ZSTD_error_srcSize_wrong && zio_is_zstd(buf + at, left)) {
+            snprintf(err, errlen, "byte %zu: a frame cut short after %zu bytes", at, left);
+            return ZIO_FRAME_TRUNCATED;
+        }
+        snprintf(err, errlen, "byte %zu: not a zstd frame (%s)", at, ZSTD_getErrorName(size));
+        return ZIO_FRAME_DAMAGED;
+    }
+    char why[120];
+    if (!decompress_frame(buf + at, size, out, outlen, why, sizeof why)) {
+        snprintf(err, errlen, "byte %zu: damaged frame (%s)", at, why);
+        return ZIO_FRAME_DAMAGED;
+    }
+    *pos = at + size;
+    return ZIO_FRAME_OK;
+}
+
+/*
+ * Reads a file as text: decompressed if it is zstd (every frame must be whole and sound),
+ * as it is otherwise. NUL-terminated; NULL with a reason in err.
+ */
+char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen) {
+    size_t size;
+    char *raw = zio_read_file(path, &size, err, errlen);
+    if (!raw || !zio_is_zstd(raw, size)) {
+        if (raw) *len = size;
+        return raw;
+    }
+    size_t pos = 0, used = 0, cap = size * 4 + 64;
+    char *text = malloc(cap + 1), *frame = NULL, why[200];
+    size_t flen;
+    enum zio_frame st = ZIO_FRAME_OK;
+    while (text && (st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why,
+                                        sizeof why)) == ZIO_FRAME_OK) {
+        if (used + flen > cap) {
+            cap = (used + flen) * 2;
+            char *bigger = realloc(text, cap + 1);
+            if (!bigger) {
+                free(frame);
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+        }
+        memcpy(text + used, frame, flen);
+        used += flen;
+        free(frame);
+    }
+    free(raw);
+    if (!text) {
+        snprintf(err, errlen, "out of memory reading %s", path);
+        return NULL;
+    }
+    if (st != ZIO_FRAME_END) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(text);
+        return NULL;
+    }
+    text[used] = '\0';
+    *len = used;
+    return text;
+}
+
+/* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
+bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen) {
+    size_t cap = ZSTD_compressBound(len);
+    char *dst = malloc(cap);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    if (!dst || !cc) {
+        free(dst);
+        ZSTD_freeCCtx(cc);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    size_t n = ZSTD_compress2(cc, dst, cap, data, len);
+    ZSTD_freeCCtx(cc);
+    if (ZSTD_isError(n)) {
+        snprintf(err, errlen, "compression failed: %s", ZSTD_getErrorName(n));
+        free(dst);
+        return false;
+    }
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, dst + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            snprintf(err, errlen, "write failed: %s", strerror(errno));
+            free(dst);
+            return false;
+        }
+        done += (size_t)w;
+    }
+    free(dst);
+    if (sync && fdatasync(fd) != 0) {
+        snprintf(err, errlen, "sync failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}

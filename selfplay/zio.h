@@ -1,0 +1,47 @@
+/*
+ * zstd file helpers shared by game records, training data and opening files.
+ *
+ * A record file is a plain concatenation of zstd frames, each with a content checksum, appended
+ * one at a time and flushed (optionally synced) so that a killed writer leaves at most one
+ * half-written frame at the end. zio_next_frame walks such a file frame by frame and tells a
+ * complete frame, the end, a half-written tail (a frame cut short, or zero bytes left by a lost
+ * write) and damage (bytes that are not a zstd frame, or a frame whose checksum fails) apart.
+ */
+#ifndef HNEFI_SELFPLAY_ZIO_H
+#define HNEFI_SELFPLAY_ZIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What zio_next_frame found at the read position. */
+enum zio_frame {
+    ZIO_FRAME_OK,        /* one frame decompressed */
+    ZIO_FRAME_END,       /* nothing left */
+    ZIO_FRAME_TRUNCATED, /* the rest of the file is a half-written frame */
+    ZIO_FRAME_DAMAGED,   /* not a zstd frame, or its checksum or contents fail */
+};
+
+/* Tells whether buf starts with the zstd frame magic number. */
+bool zio_is_zstd(const void *buf, size_t len);
+
+/* Reads a whole file into memory (NUL-terminated); NULL with a reason in err. */
+char *zio_read_file(const char *path, size_t *len, char *err, size_t errlen);
+
+/*
+ * Reads a file as text: decompressed if it is zstd (every frame must be whole and sound),
+ * as it is otherwise. NUL-terminated; NULL with a reason in err.
+ */
+char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen);
+
+/*
+ * Decompresses the frame at buf[*pos] (len bytes in all) into a new NUL-terminated buffer *out
+ * of *outlen bytes and advances *pos past it. On TRUNCATED and DAMAGED, err says what and where.
+ */
+enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char **out,
+                              size_t *outlen, char *err, size_t errlen);
+
+/* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
+bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen);
+
+#endif

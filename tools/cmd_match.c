@@ -1,0 +1,627 @@
+/* hnefi match and hnefi selfplay: tournaments between hnefi configurations and external engines. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "selfplay/match.h"
+#include "selfplay/match_mpi.h"
+#include "selfplay/report.h"
+#include "selfplay/zio.h"
+#include "tools/cli.h"
+#include "tools/cmd_match.h"
+#include "tools/uci_client.h"
+
+/* Everything the command line sets. */
+struct match_args {
+    const char *cmd; /* "match" or "selfplay" */
+    struct cli_game g;
+    struct player_spec players[MATCH_MAX_PLAYERS];
+    struct uci_engine engines[MATCH_MAX_PLAYERS];
+    bool tc_given[MATCH_MAX_PLAYERS];
+    int nplayers;
+    struct time_control tc;
+    struct opening_set openings;
+    const char *openings_path, *report;
+    bool progress, quiet, tty;
+    long concurrency;
+    struct match_config cfg;
+};
+
+static const char match_usage[] =
+    "usage: hnefi %s [options] [--player KEY=VALUE... ]...\n"
+    "Plays a tournament: every opening twice with the sides swapped, games in parallel, Elo\n"
+    "with its interval, LOS, and an optional pentanomial SPRT (docs/selfplay.md).\n"
+    "Players (%s):\n"
+    "  --player KEY=VALUE...  one player; its keys follow as separate arguments:\n"
+    "      name=NAME          a name for tables and records (letters, digits, . _ + - :)\n"
+    "      tc=TC              its time control (default: --tc)\n"
+    "      cmd=COMMAND        an external engine speaking the UCI-like protocol\n"
+    "      option.NAME=VALUE  an option set on the external engine\n"
+    "      threads=N hash=MiB null-move=on|off lmr=on|off weights=FILE   (in-process hnefi)\n"
+    "Tournament:\n"
+    "  --games N          games per pair of players, even (default 100)\n"
+    "  --gauntlet         the first player against each other one (default: round robin)\n"
+    "  --concurrency N    games at once (default: the number of cores)\n"
+    "  --tc TC            nodes:N, depth:N, movetime:MS or BASE+INC in seconds (default "
+    "nodes:1000)\n"
+    "  --openings FILE    opening lines (plain or .zst); default: random plies\n"
+    "  --shuffle          take the file's openings in a seeded random order\n"
+    "  --random-plies N   plies of each random opening (default 8)\n"
+    "  --seed S           seed of the openings (default 1)\n"
+    "  --max-plies N      adjudicate a draw after N plies (default 700; 0: never)\n"
+    "  --max-quiet N      adjudicate a draw after N plies without a capture (default: never)\n"
+    "  --resign M:S       a side loses when for M moves each it scored <= -S and the other >= S\n"
+    "  --draw M:S[:P]     a draw when for M moves each both scored within +-S (after ply P)\n"
+    "  --time-margin MS   time a player may overstep before losing (default 100)\n"
+    "  --hang S           seconds a nodes/depth move may take before it counts as a hang (60)\n"
+    "  --scoring games|tablut   score pairs by games, or as a Tablut match (pieces decide 1-1)\n"
+    "  --sprt elo0=E0,elo1=E1[,alpha=A,beta=B]   stop when the SPRT decides (alpha, beta 0.05)\n"
+    "Output:\n"
+    "  --records FILE     append each game as a zstd frame; an existing file is resumed\n"
+    "  --datagen FILE     training data: positions, scores and results (docs/records.md)\n"
+    "  --report FILE.svg  a picture of score, Elo interval and LLR against games\n"
+    "  --no-sync          do not sync records to disk after each game\n"
+    "  --progress         a progress line per game on stderr (default: only on a terminal)\n"
+    "  --quiet            no progress\n"
+    "Game options:\n%s";
+
+/* Prints the usage of the command. */
+static void print_usage(const char *cmd) {
+    printf(match_usage, cmd,
+           strcmp(cmd, "selfplay") == 0
+               ? "default: two in-process hnefi players, hnefi-a and hnefi-b"
+               : "at least two",
+           cli_game_usage);
+}
+
+/* Reads an on/off value. */
+static bool on_off(const char *key, const char *value, bool *out) {
+    if (strcmp(value, "on") == 0 || strcmp(value, "true") == 0 || strcmp(value, "1") == 0)
+        *out = true;
+    else if (strcmp(value, "off") == 0 || strcmp(value, "false") == 0 || strcmp(value, "0") == 0)
+        *out = false;
+    else {
+        fprintf(stderr, "hnefi: player %s='%s': expected on or off\n", key, value);
+        return false;
+    }
+    return true;
+}
+
+/* Reads an evaluation weights file into o; false after printing why. */
+static bool load_weights(struct search_options *o, const char *path) {
+    char err[300];
+    size_t len;
+    char *text = zio_read_text(path, &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "hnefi: weights: %s\n", err);
+        return false;
+    }
+    bool ok = eval_weights_parse(&o->weights, text, err, sizeof err);
+    if (!ok) fprintf(stderr, "hnefi: weights file %s: %s\n", path, err);
+    free(text);
+    return ok;
+}
+
+/* Reads one KEY=VALUE of a player; false after printing why. */
+static bool player_key(struct match_args *a, int k, const char *arg) {
+    struct player_spec *p = &a->players[k];
+    struct uci_engine *e = &a->engines[k];
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        fprintf(stderr, "hnefi: player argument '%s': expected KEY=VALUE\n", arg);
+        return false;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - arg < 63 ? eq - arg : 63), arg);
+    const char *val = eq + 1;
+    char err[300];
+    long n;
+    if (strcmp(key, "name") == 0) {
+        if (!player_name_valid(val)) {
+            fprintf(stderr,
+                    "hnefi: player name '%s': use 1 to %d letters, digits and . _ + - : only\n",
+                    val, PLAYER_NAME_MAX - 1);
+            return false;
+        }
+        snprintf(p->name, sizeof p->name, "%s", val);
+    } else if (strcmp(key, "tc") == 0) {
+        if (!tc_parse(&p->tc, val, err, sizeof err)) {
+            fprintf(stderr, "hnefi: player tc: %s\n", err);
+            return false;
+        }
+        a->tc_given[k] = true;
+    } else if (strcmp(key, "cmd") == 0) {
+        if (!*val) {
+            fprintf(stderr, "hnefi: player cmd: empty command\n");
+            return false;
+        }
+        e->cmd = val;
+        p->create = uci_player_create;
+        p->ext = e;
+    } else if (strncmp(key, "option.", 7) == 0 && key[7]) {
+        if (e->nopts == UCI_CLIENT_MAX_OPTIONS) {
+            fprintf(stderr, "hnefi: player: more than %d options\n", UCI_CLIENT_MAX_OPTIONS);
+            return false;
+        }
+        char *name = strdup(key + 7); /* the name ends at '=': keep a copy */
+        if (!name) return false;
+        e->opt_name[e->nopts] = name;
+        e->opt_value[e->nopts++] = val;
+    } else if (strcmp(key, "threads") == 0) {
+        if (!cli_parse_int(val, 1, SEARCH_MAX_THREADS, "player threads", &n)) return false;
+        p->opt.threads = (int)n;
+    } else if (strcmp(key, "hash") == 0) {
+        if (!cli_parse_int(val, 1, 65536, "player hash", &n)) return false;
+        p->hash_mib = (size_t)n;
+    } else if (strcmp(key, "null-move") == 0) {
+        return on_off(key, val, &p->opt.null_move);
+    } else if (strcmp(key, "lmr") == 0) {
+        return on_off(key, val, &p->opt.lmr);
+    } else if (strcmp(key, "weights") == 0) {
+        return load_weights(&p->opt, val);
+    } else {
+        fprintf(stderr,
+                "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
+                "null-move, lmr or weights\n",
+                key);
+        return false;
+    }
+    return true;
+}
+
+/* Reads "--sprt elo0=E0,elo1=E1[,alpha=A,beta=B]"; false after printing why. */
+static bool parse_sprt(struct match_config *c, const char *text) {
+    double val[4] = {NAN, NAN, 0.05, 0.05};
+    static const char *const keys[4] = {"elo0", "elo1", "alpha", "beta"};
+    char buf[200], err[200];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        int k = 0;
+        if (eq) {
+            *eq = '\0';
+            while (k < 4 && strcmp(tok, keys[k]) != 0) k++;
+        }
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || k == 4 || end == eq + 1 || *end) {
+            fprintf(stderr,
+                    "hnefi: --sprt '%s': expected elo0=E0,elo1=E1[,alpha=A,beta=B] with numbers\n",
+                    text);
+            return false;
+        }
+        val[k] = v;
+    }
+    if (isnan(val[0]) || isnan(val[1])) {
+        fprintf(stderr, "hnefi: --sprt '%s': elo0 and elo1 are needed\n", text);
+        return false;
+    }
+    if (!sprt_init(&c->sprt, val[0], val[1], val[2], val[3], err, sizeof err)) {
+        fprintf(stderr, "hnefi: --sprt: %s\n", err);
+        return false;
+    }
+    c->use_sprt = true;
+    return true;
+}
+
+/* Reads "A:B[:C]" whole numbers (at least need of them); false after printing why. */
+static bool parse_triple(const char *opt, const char *text, int need, long out[3]) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ":", &save); tok;
+         tok = strtok_r(NULL, ":", &save)) {
+        char *end;
+        errno = 0;
+        long v = k < 3 ? strtol(tok, &end, 10) : -1;
+        if (k == 3 || *end || errno || v < 0 || v > 100000) {
+            k = -1;
+            break;
+        }
+        out[k++] = v;
+    }
+    if (k < need || (k > 0 && out[0] < 1)) {
+        fprintf(stderr, "hnefi: %s '%s': expected MOVES:SCORE%s, whole numbers, MOVES >= 1\n", opt,
+                text, need == 2 && strcmp(opt, "--draw") == 0 ? "[:PLY]" : "");
+        return false;
+    }
+    return true;
+}
+
+/* Returns the value of an option, or NULL after printing that it is missing. */
+static const char *value_of(int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Reads a number option into *out within [lo, hi]. */
+static bool num_value(int argc, char **argv, int *i, long lo, long hi, long *out) {
+    const char *name = argv[*i], *v = value_of(argc, argv, i);
+    return v && cli_parse_int(v, lo, hi, name, out);
+}
+
+/* Adds a player with its defaults; false if there are too many. */
+static bool add_player(struct match_args *a) {
+    if (a->nplayers == MATCH_MAX_PLAYERS) {
+        fprintf(stderr, "hnefi: at most %d players\n", MATCH_MAX_PLAYERS);
+        return false;
+    }
+    int k = a->nplayers++;
+    char name[PLAYER_NAME_MAX];
+    snprintf(name, sizeof name, "player%d", k + 1);
+    player_spec_search(&a->players[k], name);
+    return true;
+}
+
+/* Reads the tournament options (everything but the game options); returns 0, 1 or 2 (usage). */
+static int tournament_option(struct match_args *a, int argc, char **argv, int *i) {
+    const char *o = argv[*i], *v;
+    struct match_config *c = &a->cfg;
+    char err[300];
+    long n, t[3] = {0, 0, 0};
+    if (strcmp(o, "--games") == 0) {
+        if (!num_value(argc, argv, i, 2, 1L << 36, &n)) return 2;
+        if (n % 2) {
+            fprintf(stderr, "hnefi: --games %ld: must be even (each opening is played twice)\n", n);
+            return 2;
+        }
+        c->games = n;
+    } else if (strcmp(o, "--concurrency") == 0) {
+        if (!num_value(argc, argv, i, 1, 1024, &a->concurrency)) return 2;
+    } else if (strcmp(o, "--tc") == 0) {
+        if (!(v = value_of(argc, argv, i))) return 2;
+        if (!tc_parse(&a->tc, v, err, sizeof err)) {
+            fprintf(stderr, "hnefi: --tc: %s\n", err);
+            return 2;
+        }
+    } else if (strcmp(o, "--openings") == 0) {
+        if (!(a->openings_path = value_of(argc, argv, i))) return 2;
+    } else if (strcmp(o, "--shuffle") == 0) {
+        c->shuffle = true;
+    } else if (strcmp(o, "--random-plies") == 0) {
+        if (!num_value(argc, argv, i, 0, OPENING_MAX_PLIES, &n)) return 2;
+        c->random_plies = (int)n;
+    } else if (strcmp(o, "--seed") == 0) {
+        if (!(v = value_of(argc, argv, i))) return 2;
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (!*v || *v == '-' || *end || errno) {
+            fprintf(stderr, "hnefi: --seed '%s': expected a whole number from 0\n", v);
+            return 2;
+        }
+        c->seed = s;
+    } else if (strcmp(o, "--max-plies") == 0) {
+        if (!num_value(argc, argv, i, 0, MAX_GAME_PLIES, &n)) return 2;
+        c->adj.max_plies = (int)n;
+    } else if (strcmp(o, "--max-quiet") == 0) {
+        if (!num_value(argc, argv, i, 0, MAX_GAME_PLIES, &n)) return 2;
+        c->adj.max_quiet = (int)n;
+    } else if (strcmp(o, "--resign") == 0) {
+        if (!(v = value_of(argc, argv, i)) || !parse_triple("--resign", v, 2, t)) return 2;
+        if (t[2]) {
+            fprintf(stderr, "hnefi: --resign '%s': expected MOVES:SCORE\n", v);
+            return 2;
+        }
+        c->adj.resign_moves = (int)t[0];
+        c->adj.resign_score = (int)t[1];
+    } else if (strcmp(o, "--draw") == 0) {
+        if (!(v = value_of(argc, argv, i)) || !parse_triple("--draw", v, 2, t)) return 2;
+        c->adj.draw_moves = (int)t[0];
+        c->adj.draw_score = (int)t[1];
+        c->adj.draw_after = (int)t[2];
+    } else if (strcmp(o, "--time-margin") == 0) {
+        if (!num_value(argc, argv, i, 0, 3600000, &n)) return 2;
+        c->adj.time_margin_ms = n;
+    } else if (strcmp(o, "--hang") == 0) {
+        if (!num_value(argc, argv, i, 1, 86400, &n)) return 2;
+        c->adj.hang_ms = n * 1000;
+    } else if (strcmp(o, "--scoring") == 0) {
+        if (!(v = value_of(argc, argv, i))) return 2;
+        if (strcmp(v, "games") == 0)
+            c->scoring = SCORING_GAMES;
+        else if (strcmp(v, "tablut") == 0)
+            c->scoring = SCORING_TABLUT;
+        else {
+            fprintf(stderr, "hnefi: --scoring '%s': expected games or tablut\n", v);
+            return 2;
+        }
+    } else if (strcmp(o, "--sprt") == 0) {
+        if (!(v = value_of(argc, argv, i)) || !parse_sprt(c, v)) return 2;
+    } else if (strcmp(o, "--gauntlet") == 0) {
+        c->format = MATCH_GAUNTLET;
+    } else if (strcmp(o, "--records") == 0) {
+        if (!(c->records = value_of(argc, argv, i))) return 2;
+    } else if (strcmp(o, "--datagen") == 0) {
+        if (!(c->datagen = value_of(argc, argv, i))) return 2;
+    } else if (strcmp(o, "--report") == 0) {
+        if (!(a->report = value_of(argc, argv, i))) return 2;
+    } else if (strcmp(o, "--no-sync") == 0) {
+        c->sync = false;
+    } else if (strcmp(o, "--progress") == 0) {
+        a->progress = true;
+    } else if (strcmp(o, "--quiet") == 0) {
+        a->quiet = true;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the whole command line; returns -1 to go on, else the exit status. */
+static int parse_args(struct match_args *a, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            print_usage(a->cmd);
+            return 0;
+        }
+        if (strcmp(o, "--fen") == 0 || strcmp(o, "--moves") == 0) {
+            fprintf(stderr,
+                    "hnefi %s: %s is not for tournaments: games start from the variant's start "
+                    "position (use --openings)\n",
+                    a->cmd, o);
+            return 2;
+        }
+        int r = cli_game_option(&a->g, argc, argv, &i);
+        if (r < 0) return 2;
+        if (r > 0) continue;
+        if (strcmp(o, "--player") == 0) {
+            if (!add_player(a)) return 2;
+            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
+                if (!player_key(a, a->nplayers - 1, argv[++i])) return 2;
+            continue;
+        }
+        r = tournament_option(a, argc, argv, &i);
+        if (r == 2) return 2;
+        if (r == 0) {
+            fprintf(stderr, "hnefi %s: unknown argument '%s' (try --help)\n", a->cmd, o);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* Prints a number of Elo, or "inf". */
+static void elo_text(double e, char *out, size_t len) {
+    if (isfinite(e))
+        snprintf(out, len, "%+.1f", fabs(e) < 0.05 ? 0.0 : e); /* never "-0.0" */
+    else
+        snprintf(out, len, "%sinf", e > 0 ? "+" : "-");
+}
+
+/* Prints the live progress line (on a terminal it overwrites itself). */
+static void on_progress(const struct match_status *st, void *ctx) {
+    struct match_args *a = ctx;
+    if (a->quiet || !(a->tty || a->progress)) return;
+    const struct match_encounter *e = &st->enc[0];
+    char elo[24], lo[24], hi[24], left[48] = "";
+    elo_text(e->est.elo, elo, sizeof elo);
+    elo_text(e->est.elo_lo, lo, sizeof lo);
+    elo_text(e->est.elo_hi, hi, sizeof hi);
+    if (st->played > 0) {
+        double secs = st->seconds * (double)(st->total - st->finished) / (double)st->played;
+        snprintf(left, sizeof left, ", %s%d:%02d:%02d left", a->cfg.use_sprt ? "at most " : "",
+                 (int)(secs / 3600), (int)fmod(secs / 60, 60), (int)fmod(secs, 60));
+    }
+    fprintf(stderr, "%s%lld/%lld games, %s %.1f%%, Elo %s [%s, %s]", a->tty ? "\r" : "",
+            (long long)st->finished, (long long)st->total, a->players[e->a].name,
+            100 * e->est.score, elo, lo, hi);
+    if (st->use_sprt)
+        fprintf(stderr, ", LLR %.2f [%.2f, %.2f]", e->llr, a->cfg.sprt.lower, a->cfg.sprt.upper);
+    fprintf(stderr, "%s%s", left, a->tty ? "   " : "\n");
+    fflush(stderr);
+}
+
+/* Prints a note (resume, dropped record, a player's fault) on its own line. */
+static void on_note(const char *text, void *ctx) {
+    struct match_args *a = ctx;
+    fprintf(stderr, "%shnefi: %s\n", a->tty && !a->quiet ? "\r" : "", text);
+}
+
+/* Prints one encounter's results. */
+static void print_encounter(const struct match_args *a, const struct match_encounter *e) {
+    const char *na = a->players[e->a].name, *nb = a->players[e->b].name;
+    int64_t w = e->wdl[0][0] + e->wdl[1][0], d = e->wdl[0][1] + e->wdl[1][1],
+            l = e->wdl[0][2] + e->wdl[1][2];
+    char elo[24], lo[24], hi[24];
+    elo_text(e->est.elo, elo, sizeof elo);
+    elo_text(e->est.elo_lo, lo, sizeof lo);
+    elo_text(e->est.elo_hi, hi, sizeof hi);
+    printf("%s vs %s: %lld games, %s +%lld =%lld -%lld (attacking +%lld =%lld -%lld, defending "
+           "+%lld =%lld -%lld)\n",
+           na, nb, (long long)(w + d + l), na, (long long)w, (long long)d, (long long)l,
+           (long long)e->wdl[0][0], (long long)e->wdl[0][1], (long long)e->wdl[0][2],
+           (long long)e->wdl[1][0], (long long)e->wdl[1][1], (long long)e->wdl[1][2]);
+    printf("  score %.1f%%, Elo %s [%s, %s] (95%%), LOS %.1f%%\n", 100 * e->est.score, elo, lo, hi,
+           100 * e->est.los);
+    printf("  pairs scoring 0, 1/2, 1, 3/2, 2: %lld %lld %lld %lld %lld%s\n",
+           (long long)e->penta[0], (long long)e->penta[1], (long long)e->penta[2],
+           (long long)e->penta[3], (long long)e->penta[4],
+           a->cfg.scoring == SCORING_TABLUT ? " (Tablut matches: lost, drawn, won = 0, 1, 2)" : "");
+    if (a->cfg.scoring == SCORING_TABLUT)
+        printf("  pieces %s took %lld, lost %lld\n", na, (long long)e->taken, (long long)e->lost);
+}
+
+/* Prints the final results on stdout. */
+static void print_results(const struct match_args *a, const struct match_status *st) {
+    printf("%s, %lld of %lld games counted", a->g.variant.name, (long long)st->counted,
+           (long long)st->total);
+    if (st->resumed) printf(" (%lld resumed from the records)", (long long)st->resumed);
+    printf("\n");
+    for (int i = 0; i < a->nplayers; i++) {
+        char tc[48];
+        tc_write(&a->players[i].tc, tc, sizeof tc);
+        printf("  %-16s %s%s%s\n", a->players[i].name, tc, a->players[i].ext ? ", external: " : "",
+               a->players[i].ext ? a->engines[i].cmd : "");
+    }
+    for (int k = 0; k < st->nenc; k++) print_encounter(a, &st->enc[k]);
+    if (st->use_sprt && st->nenc == 1) {
+        const struct sprt *s = &a->cfg.sprt;
+        printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f [%.2f, %.2f], %s\n", s->elo0,
+               s->elo1, s->alpha, s->beta, st->enc[0].llr, s->lower, s->upper,
+               st->sprt == SPRT_H1   ? "H1 accepted (elo1)"
+               : st->sprt == SPRT_H0 ? "H0 accepted (elo0)"
+                                     : "no decision");
+    }
+    if (a->nplayers > 2) {
+        printf("%-16s %7s %6s %6s %6s %7s %8s\n", "player", "games", "wins", "draws", "losses",
+               "score", "Elo");
+        for (int i = 0; i < a->nplayers; i++) {
+            int64_t wdl[3] = {0, 0, 0};
+            for (int k = 0; k < st->nenc; k++) {
+                const struct match_encounter *e = &st->enc[k];
+                if (e->a != i && e->b != i) continue;
+                for (int s = 0; s < SIDE_NB; s++)
+                    for (int r = 0; r < 3; r++) wdl[e->a == i ? r : 2 - r] += e->wdl[s][r];
+            }
+            struct stats_estimate est;
+            stats_wdl_estimate(wdl[0], wdl[1], wdl[2], &est);
+            char elo[24];
+            elo_text(est.elo, elo, sizeof elo);
+            printf("%-16s %7lld %6lld %6lld %6lld %6.1f%% %8s\n", a->players[i].name,
+                   (long long)(wdl[0] + wdl[1] + wdl[2]), (long long)wdl[0], (long long)wdl[1],
+                   (long long)wdl[2], 100 * est.score, elo);
+        }
+    }
+    printf("ends:");
+    for (int s = 0; s < GAME_END_NB + 8; s++)
+        if (st->ends[s]) printf(" %s %lld", match_end_slot_word(s), (long long)st->ends[s]);
+    printf("\n");
+    if (st->counted) printf("average game %.1f plies\n", (double)st->plies / (double)st->counted);
+    if (st->played)
+        printf("%lld games played in %.1f s (%.1f games per minute, %ld at once)\n",
+               (long long)st->played, st->seconds, 60.0 * (double)st->played / st->seconds,
+               a->concurrency);
+}
+
+/* Writes the SVG report; false after printing why. */
+static bool write_report(const struct match_args *a, const struct match_status *st) {
+    FILE *f = fopen(a->report, "w");
+    if (!f) {
+        fprintf(stderr, "hnefi: cannot write %s: %s\n", a->report, strerror(errno));
+        return false;
+    }
+    char title[200], elo[24];
+    const struct match_encounter *e = &st->enc[0];
+    elo_text(e->est.elo, elo, sizeof elo);
+    snprintf(title, sizeof title, "%s vs %s, %lld games: %.1f%%, Elo %s%s", a->players[e->a].name,
+             a->players[e->b].name, (long long)(2 * e->pairs), 100 * e->est.score, elo,
+             st->sprt == SPRT_H1   ? ", H1 accepted"
+             : st->sprt == SPRT_H0 ? ", H0 accepted"
+                                   : "");
+    bool ok = report_write_svg(f, st->history, st->nhistory, a->cfg.use_sprt ? &a->cfg.sprt : NULL,
+                               title);
+    if (fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "hnefi: cannot write %s\n", a->report);
+    return ok;
+}
+
+/* Returns the number of cores to use by default on this process. */
+static long default_concurrency(bool mpi) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    if (mpi) cores /= match_mpi_local_ranks();
+    return cores < 1 ? 1 : cores;
+}
+
+/* The shared body of match and selfplay. */
+static int run(struct match_args *a, int argc, char **argv) {
+    struct match_config *c = &a->cfg;
+    cli_game_init(&a->g);
+    a->tc.kind = TC_NODES;
+    a->tc.nodes = 1000;
+    c->games = 100;
+    c->random_plies = 8;
+    c->seed = 1;
+    c->sync = true;
+    adjudication_default(&c->adj);
+    int rc = parse_args(a, argc, argv);
+    if (rc >= 0) return rc;
+    bool selfplay = strcmp(a->cmd, "selfplay") == 0;
+    if (selfplay && a->nplayers == 0) {
+        add_player(a);
+        add_player(a);
+        snprintf(a->players[0].name, PLAYER_NAME_MAX, "hnefi-a");
+        snprintf(a->players[1].name, PLAYER_NAME_MAX, "hnefi-b");
+    }
+    if (a->nplayers < 2) {
+        fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
+        return 2;
+    }
+    for (int i = 0; i < a->nplayers; i++)
+        if (!a->tc_given[i]) a->players[i].tc = a->tc;
+    bool mpi = match_mpi_launched();
+    if (!a->concurrency) a->concurrency = default_concurrency(mpi);
+    if (!cli_game_finish(&a->g)) return 2;
+    c->v = &a->g.variant;
+    c->players = a->players;
+    c->nplayers = a->nplayers;
+    c->concurrency = (int)a->concurrency;
+    c->on_progress = on_progress;
+    c->on_note = on_note;
+    c->ctx = a;
+    char err[1000];
+    if (a->openings_path) {
+        if (!openings_load(&a->openings, c->v, a->openings_path, err, sizeof err)) {
+            fprintf(stderr, "hnefi: --openings: %s\n", err);
+            return 2;
+        }
+        c->openings = &a->openings;
+    }
+    a->tty = isatty(2);
+    struct match_status st;
+    bool root = true;
+    rc = mpi ? match_run_mpi(c, &st, &root, err, sizeof err) : match_run(c, &st, err, sizeof err);
+    if (a->tty && !a->quiet && root) fprintf(stderr, "\n");
+    if (rc != 0) {
+        fprintf(stderr, "hnefi %s: %s\n", a->cmd, err);
+        match_status_free(&st);
+        return 1;
+    }
+    int status = 0;
+    if (root) {
+        print_results(a, &st);
+        if (a->report && !write_report(a, &st)) status = 1;
+    }
+    match_status_free(&st);
+    return status;
+}
+
+/* Frees what the arguments own. */
+static void free_args(struct match_args *a) {
+    for (int i = 0; i < a->nplayers; i++)
+        for (int k = 0; k < a->engines[i].nopts; k++) free((char *)a->engines[i].opt_name[k]);
+    openings_free(&a->openings);
+    cli_game_free(&a->g);
+    free(a);
+}
+
+/* Runs `hnefi match ...` or `hnefi selfplay ...`. */
+static int match_command(const char *cmd, int argc, char **argv) {
+    struct match_args *a = calloc(1, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "hnefi: out of memory\n");
+        return 1;
+    }
+    a->cmd = cmd;
+    int rc = run(a, argc, argv);
+    free_args(a);
+    return rc;
+}
+
+/* Runs `hnefi match ...`: players from --player, in-process or external. */
+int cmd_match(int argc, char **argv) {
+    return match_command("match", argc, argv);
+}
+
+/* Runs `hnefi selfplay ...`: like match, with two in-process hnefi players by default. */
+int cmd_selfplay(int argc, char **argv) {
+    return match_command("selfplay", argc, argv);
+}
