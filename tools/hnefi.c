@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/cmd_match.h"
 #include "tools/cmd_mc.h"
 #include "tools/proto_session.h"
 
@@ -20,6 +21,9 @@ static const struct command commands[] = {
     {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
+    {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
+    {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
+    {"games", cmd_games, "list, filter, convert and summarise game record files"},
     {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
     {"otep", cmd_otep, "speak the OpenTafl engine protocol"},
     {"htp", cmd_htp, "speak the hnefatafl.org text protocol"},
