@@ -1,0 +1,3 @@
+# Protocol tests: transcripts through pipes to the real hnefi binary, and a protocol fuzz test.
+set(T ${CMAKE_CURRENT_SOURCE_DIR})
+hnefi_test(test_proto_uci ${T}/test_proto_uci.c ${T}/pipe_process.c LABELS protocol TIMEOUT 300)

@@ -1,0 +1,432 @@
+/*
+ * Transcript tests of the UCI-like protocol: the real hnefi binary driven through pipes
+ * (tests/pipe_process.h). Every command and reply of docs/protocol.md, the search thread (stop,
+ * isready and quit during a search, infinite and ponder searches held until stop/ponderhit), the
+ * TaflZero driver's flow, and every kind of bad input, after which the engine must still have its
+ * position and options and still answer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "engine/notation.h"
+#include "engine/tafl.h"
+#include "pipe_process.h"
+
+enum { WAIT = 30000 }; /* ms: generous for the sanitizer build; a hang fails, never a slow run */
+
+#define START_FEN "3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 a"
+
+static char line[1 << 16];
+
+/* Starts hnefi with the given first argument (NULL: no command). */
+static bool start(struct pipe_process *p, const char *cmd) {
+    char *argv[] = {HNEFI_BINARY, (char *)cmd, NULL};
+    return pipe_process_start(p, argv, NULL);
+}
+
+/* Returns milliseconds of monotonic time. */
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1000 + (double)t.tv_nsec / 1e6;
+}
+
+/* Sends cmd, then isready, and checks that readyok is the very next line (cmd is silent). */
+static bool silent(struct pipe_process *p, const char *cmd) {
+    pipe_process_send(p, cmd, WAIT);
+    pipe_process_send(p, "isready", WAIT);
+    int r = pipe_process_read_line(p, line, sizeof line, WAIT);
+    if (r != 1 || strcmp(line, "readyok") != 0) {
+        fprintf(stderr, "    after '%.60s': expected readyok, got '%s'\n", cmd, r == 1 ? line : "");
+        return false;
+    }
+    return true;
+}
+
+/* Sends cmd and checks that the next line is an error containing want. */
+static bool error_reply(struct pipe_process *p, const char *cmd, const char *want) {
+    pipe_process_send(p, cmd, WAIT);
+    int r = pipe_process_read_line(p, line, sizeof line, WAIT);
+    bool ok = r == 1 && strncmp(line, "info string error: ", 19) == 0 && strstr(line, want);
+    if (!ok)
+        fprintf(stderr, "    after '%.60s': expected an error with '%s', got '%s'\n", cmd, want,
+                line);
+    return ok;
+}
+
+/* Returns the FEN the engine reports with `d`. */
+static const char *board_fen(struct pipe_process *p) {
+    static char fen[256];
+    if (!pipe_process_ask(p, "d", "fen ", fen, sizeof fen, WAIT)) return "";
+    CHECK(pipe_process_expect(p, "variant ", NULL, 0, WAIT)); /* the last line of d */
+    return fen + 4;
+}
+
+/* Reads up to bestmove; checks every info line's fields; returns the move text (or ""). */
+static const char *search_reply(struct pipe_process *p, int *infos, int *max_multipv) {
+    static char best[64];
+    *infos = 0;
+    if (max_multipv) *max_multipv = 0;
+    while (pipe_process_read_line(p, line, sizeof line, WAIT) == 1) {
+        if (strncmp(line, "bestmove ", 9) == 0) {
+            snprintf(best, sizeof best, "%.60s", line + 9);
+            return best;
+        }
+        if (strncmp(line, "info depth ", 11) != 0) continue;
+        (*infos)++;
+        static const char *const fields[] = {" seldepth ", " multipv ", " score cp ", " winrate ",
+                                             " nodes ",    " nps ",     " speed ",    " hashfull ",
+                                             " time ",     " pv "};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            if (!CHECK(strstr(line, fields[i])))
+                fprintf(stderr, "    %s lacks%s\n", line, fields[i]);
+        const char *mp = strstr(line, " multipv ");
+        if (mp && max_multipv && atoi(mp + 9) > *max_multipv) *max_multipv = atoi(mp + 9);
+    }
+    return "";
+}
+
+/* Tells whether move text is legal in the position given by fen and moves. */
+static bool legal_after(const char *variant, const char *fen, const char *moves, const char *mv) {
+    const struct variant *v = variant_by_name(variant);
+    struct position start;
+    char err[200], buf[4096], *save = NULL;
+    if (!fen_parse(&start, v, fen ? fen : v->start_fen, err, sizeof err)) return false;
+    struct tafl *t = tafl_new(v);
+    tafl_reset(t, &start);
+    snprintf(buf, sizeof buf, "%s", moves ? moves : "");
+    for (char *m = strtok_r(buf, " ", &save); m; m = strtok_r(NULL, " ", &save))
+        tafl_play_text(t, m, err, sizeof err);
+    bool ok = tafl_play_text(t, mv, err, sizeof err);
+    tafl_free(t);
+    return ok;
+}
+
+/* uci, isready, the option list before uciok, and the extras d, legal, eval, perft. */
+static void test_handshake(void) {
+    struct pipe_process p;
+    if (!CHECK(start(&p, "uci"))) return;
+    pipe_process_send(&p, "uci", WAIT);
+    int options = 0;
+    bool name = false, author = false, uciok = false;
+    while (pipe_process_read_line(&p, line, sizeof line, WAIT) == 1) {
+        if (strncmp(line, "id name hnefi", 13) == 0) name = true;
+        if (strncmp(line, "id author ", 10) == 0) author = true;
+        if (strncmp(line, "option name ", 12) == 0) {
+            CHECK(!uciok); /* options come before uciok */
+            for (const char *o = "Variant Hash Threads MultiPV MoveOverhead Ponder"; *o;) {
+                size_t len = strcspn(o, " ");
+                if (strncmp(line + 12, o, len) == 0 && line[12 + len] == ' ') options++;
+                o += len + (o[len] == ' ');
+            }
+        }
+        if (strcmp(line, "uciok") == 0) {
+            uciok = true;
+            break;
+        }
+    }
+    CHECK(name && author && uciok);
+    CHECK_EQ_INT(options, 6);
+    CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+    CHECK(silent(&p, "ucinewgame"));
+    CHECK(silent(&p, "position startpos"));
+    CHECK_EQ_STR(board_fen(&p), START_FEN);
+    CHECK(pipe_process_ask(&p, "legal", "legal ", line, sizeof line, WAIT));
+    CHECK(strncmp(line, "legal 116 ", 10) == 0);
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(strstr(line, "attackers"));
+    CHECK(pipe_process_ask(&p, "perft 2", "perft 2: ", line, sizeof line, WAIT));
+    CHECK(strstr(line, " 6788 nodes"));
+    CHECK(pipe_process_ask(&p, "go perft 3", "perft 3: ", line, sizeof line, WAIT));
+    CHECK(strstr(line, " 806344 nodes"));
+    CHECK(pipe_process_ask(&p, "help", "info string commands:", NULL, 0, WAIT));
+    CHECK(silent(&p, "debug on"));
+    CHECK(silent(&p, "   "));
+    CHECK(silent(&p, ""));
+    CHECK(silent(&p, "position startpos moves d1d3 e5e2 k4i4"));
+    CHECK(pipe_process_ask(&p, "d", "variant copenhagen, defenders to move, 3 plies played", NULL,
+                           0, WAIT));
+    CHECK(pipe_process_ask(&p, "quit", "bye", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* Bounded searches: depth, nodes, movetime, clocks, MultiPV; every bestmove legal. */
+static void test_searches(void) {
+    struct pipe_process p;
+    int infos, mpv;
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(silent(&p, "position startpos moves d1d3"));
+    pipe_process_send(&p, "go depth 3", WAIT);
+    const char *best = search_reply(&p, &infos, NULL);
+    CHECK_EQ_INT(infos, 3);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", best));
+    pipe_process_send(&p, "go nodes 3000", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    pipe_process_send(&p, "go movetime 200", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    /* defenders to move: white = defenders (wtime), black = attackers (btime) */
+    pipe_process_send(&p, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    pipe_process_send(&p, "go dtime 1500 atime 1 dinc 0 ainc 0", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    pipe_process_send(&p, "go wtime 0 btime 0", WAIT); /* a flagged clock still gets a move */
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    CHECK(error_reply(&p, "go btime 1000", "not the one of the side to move"));
+    /* MultiPV 3: three lines per depth */
+    CHECK(silent(&p, "setoption name MultiPV value 3"));
+    pipe_process_send(&p, "go depth 2", WAIT);
+    search_reply(&p, &infos, &mpv);
+    CHECK_EQ_INT(infos, 6);
+    CHECK_EQ_INT(mpv, 3);
+    CHECK(pipe_process_ask(&p, "setoption name MultiPV value 100", "info string MultiPV 100", NULL,
+                           0, WAIT));
+    CHECK(silent(&p, "setoption name MultiPV value 1"));
+    /* other variants and rules */
+    CHECK(silent(&p, "setoption name Variant value brandubh"));
+    CHECK_EQ_STR(board_fen(&p), "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a");
+    CHECK(silent(&p, "position startpos moves d2c2"));
+    pipe_process_send(&p, "go depth 4", WAIT);
+    CHECK(legal_after("brandubh", NULL, "d2c2", search_reply(&p, &infos, NULL)));
+    CHECK(silent(&p, "setoption name Rules value dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: "
+                     "cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y "
+                     "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"));
+    CHECK_EQ_STR(board_fen(&p), "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a");
+    CHECK(silent(&p, "setoption name Variant value copenhagen"));
+    CHECK(silent(&p, "setoption name Hash value 2"));
+    CHECK(silent(&p, "setoption name Threads value 2"));
+    CHECK(silent(&p, "setoption name MoveOverhead value 10"));
+    CHECK(silent(&p, "setoption name Clear Hash"));
+    pipe_process_send(&p, "go depth 3", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    CHECK(silent(&p, "setoption name Ponder value true"));
+    pipe_process_send(&p, "go depth 3", WAIT);
+    best = search_reply(&p, &infos, NULL);
+    CHECK(strstr(best, " ponder ")); /* with the Ponder option on, bestmove names a reply */
+    /* a finished game: no move, and why */
+    CHECK(silent(&p, "position fen 11/11/11/11/11/11/4aka4/11/5a5/11/11 a moves f3f4"));
+    CHECK(pipe_process_ask(&p, "go depth 3", "info string the game is over: attackers win", NULL, 0,
+                           WAIT));
+    CHECK(pipe_process_expect(&p, "bestmove (none)", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* Reads lines for ms milliseconds; returns true if none of them was a bestmove. */
+static bool no_bestmove_for(struct pipe_process *p, int ms) {
+    double until = now_ms() + ms;
+    for (;;) {
+        double left = until - now_ms();
+        if (left <= 0) return true;
+        int r = pipe_process_read_line(p, line, sizeof line, (int)left);
+        if (r == 0) return false;
+        if (r < 0) return true;
+        if (strncmp(line, "bestmove", 8) == 0) return false;
+    }
+}
+
+/* go infinite and go ponder hold bestmove until stop/ponderhit; isready answers meanwhile. */
+static void test_held_searches(void) {
+    struct pipe_process p;
+    int infos;
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(silent(&p, "position startpos"));
+    pipe_process_send(&p, "go infinite", WAIT);
+    CHECK(no_bestmove_for(&p, 600));
+    CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+    double t0 = now_ms();
+    pipe_process_send(&p, "stop", WAIT);
+    const char *best = search_reply(&p, &infos, NULL);
+    printf("stop -> bestmove after an infinite search: %.1f ms\n", now_ms() - t0);
+    CHECK(legal_after("copenhagen", NULL, NULL, best));
+    CHECK(silent(&p, "stop")); /* nothing is searching: no reply */
+    /* a search that ends by itself (depth 2) still waits for stop */
+    pipe_process_send(&p, "go infinite depth 2", WAIT);
+    CHECK(no_bestmove_for(&p, 400));
+    pipe_process_send(&p, "stop", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    /* a bare go searches until stop */
+    pipe_process_send(&p, "go", WAIT);
+    CHECK(no_bestmove_for(&p, 300));
+    pipe_process_send(&p, "stop", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    /* ponder, then ponderhit: the search goes on under the real limits */
+    CHECK(silent(&p, "position startpos moves d1d3"));
+    pipe_process_send(&p, "go ponder wtime 1000 btime 1000", WAIT);
+    CHECK(no_bestmove_for(&p, 400));
+    pipe_process_send(&p, "ponderhit", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    /* a ponder search that finished (depth 2) answers at ponderhit */
+    pipe_process_send(&p, "go ponder depth 2", WAIT);
+    CHECK(no_bestmove_for(&p, 300));
+    pipe_process_send(&p, "ponderhit", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    /* ponder, then stop (the opponent played something else) */
+    pipe_process_send(&p, "go ponder movetime 100", WAIT);
+    CHECK(no_bestmove_for(&p, 300));
+    pipe_process_send(&p, "stop", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
+    CHECK(error_reply(&p, "ponderhit", "no 'go ponder' search"));
+    /* a new position or go during a search stops it silently */
+    pipe_process_send(&p, "go infinite", WAIT);
+    CHECK(silent(&p, "position startpos"));
+    pipe_process_send(&p, "go infinite", WAIT);
+    pipe_process_send(&p, "go depth 2", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    CHECK(silent(&p, "isready"));
+    /* quit during a search: bye, no bestmove, exit 0 */
+    pipe_process_send(&p, "go infinite", WAIT);
+    pipe_process_send(&p, "quit", WAIT);
+    bool bye = false, bestmove = false;
+    while (pipe_process_read_line(&p, line, sizeof line, WAIT) == 1) {
+        bye |= strcmp(line, "bye") == 0;
+        bestmove |= strncmp(line, "bestmove", 8) == 0;
+    }
+    CHECK(bye && !bestmove);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* End of input during a search: a bounded one finishes, an endless one stops; bestmove both. */
+static void test_end_of_input(void) {
+    const char *gos[] = {"go depth 3", "go infinite"};
+    for (int i = 0; i < 2; i++) {
+        struct pipe_process p;
+        int infos;
+        if (!CHECK(start(&p, "uci"))) return;
+        pipe_process_send(&p, "position startpos", WAIT);
+        pipe_process_send(&p, gos[i], WAIT);
+        pipe_process_close_input(&p);
+        CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+        CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    }
+}
+
+/* TaflZero's runner: uci, isready, then position fen ... moves, isready, go nodes, bestmove. */
+static void test_taflzero_driver(void) {
+    struct pipe_process p;
+    int infos;
+    char moves[512] = "", cmd[1024];
+    if (!CHECK(start(&p, NULL))) return; /* hnefi with no command speaks UCI */
+    CHECK(pipe_process_ask(&p, "uci", "uciok", NULL, 0, WAIT));
+    CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+    for (int ply = 0; ply < 6; ply++) {
+        snprintf(cmd, sizeof cmd, "position fen %s%s%s", START_FEN, *moves ? " moves " : "", moves);
+        pipe_process_send(&p, cmd, WAIT);
+        CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+        pipe_process_send(&p, "go nodes 2000", WAIT);
+        const char *best = search_reply(&p, &infos, NULL);
+        if (!CHECK(legal_after("copenhagen", START_FEN, moves, best))) break;
+        CHECK(strchr(best, ' ') == NULL); /* bestmove <move> and nothing else */
+        strcat(moves, *moves ? " " : "");
+        strcat(moves, best);
+    }
+    CHECK(pipe_process_ask(&p, "quit", "bye", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* Bad input of every kind: an error line, the position and options kept, the engine alive. */
+static void test_bad_input(void) {
+    struct pipe_process p;
+    int infos, mpv;
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(silent(&p, "setoption name MultiPV value 2"));
+    CHECK(silent(&p, "position startpos moves d1d3"));
+    char kept[256];
+    snprintf(kept, sizeof kept, "%s", board_fen(&p));
+    CHECK(strstr(kept, " d") != NULL);
+    static const struct {
+        const char *cmd, *want;
+    } cases[] = {
+        {"frobnicate", "unknown command 'frobnicate'"},
+        {"position", "expected 'startpos' or 'fen"},
+        {"position middlegame", "unknown word 'middlegame'"},
+        {"position startpos d1d3", "expected 'moves'"},
+        {"position startpos moves d1d3 e5e2 zz", "ply 3: move 'zz'"},
+        {"position startpos moves d1d3 d1d2", "ply 2: move 'd1d2': no piece on d1"},
+        {"position startpos moves d1d3 e5e2 k4k1", "ply 3"},
+        {"position fen", "missing FEN"},
+        {"position fen 11/11 a", "FEN"},
+        {"position fen " START_FEN " x", "unexpected 'x'"},
+        {"position fen 3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3",
+         "missing side to move"},
+        {"go depth", "'depth' needs a number"},
+        {"go depth 0", "go depth '0'"},
+        {"go depth x", "go depth 'x'"},
+        {"go nodes -5", "go nodes '-5'"},
+        {"go movetime 99999999999999999999999", "go movetime"},
+        {"go sideways", "unknown word 'sideways'"},
+        {"go searchmoves d1d3", "not supported"},
+        {"go perft 99", "go perft '99'"},
+        {"setoption", "expected 'setoption name"},
+        {"setoption value 3", "expected 'setoption name"},
+        {"setoption name value 3", "missing option name"},
+        {"setoption name Hash value", "missing value"},
+        {"setoption name Hash value lots", "value 'lots'"},
+        {"setoption name Hash value 0", "value '0'"},
+        {"setoption name Threads value 65", "value '65'"},
+        {"setoption name MultiPV value 0", "value '0'"},
+        {"setoption name MoveOverhead value -1", "value '-1'"},
+        {"setoption name Variant value chess", "unknown variant 'chess'"},
+        {"setoption name Rules value dim:13 start:/", "board size"},
+        {"setoption name Rules", "missing value"},
+        {"setoption name Ponder value maybe", "expected true or false"},
+        {"setoption name Colour value red", "unknown option 'Colour'"},
+        {"perft", "expected 'perft N'"},
+        {"perft 0", "perft '0'"},
+        {"perft many", "perft 'many'"},
+        {"ponderhit", "no 'go ponder'"},
+        {"\x01\x02\xff\xfe garbage", "unknown command '?"
+                                     "?"
+                                     "?"
+                                     "?'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(error_reply(&p, cases[i].cmd, cases[i].want));
+    /* a line with a NUL byte, a megabyte line, CR line ends */
+    CHECK(pipe_process_write(&p, "isready\0 junk\n", 14, WAIT));
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && strstr(line, "NUL byte"));
+    size_t big = 1 << 20;
+    char *mega = malloc(big + 1);
+    memset(mega, 'x', big);
+    memcpy(mega, "position startpos moves ", 24);
+    mega[big] = '\n';
+    CHECK(pipe_process_write(&p, mega, big + 1, WAIT));
+    free(mega);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 &&
+          strstr(line, "line of 1048576 bytes ignored"));
+    CHECK(pipe_process_write(&p, "isready\r\n", 9, WAIT));
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && !strcmp(line, "readyok"));
+    /* all of it left the position and the options as they were */
+    CHECK_EQ_STR(board_fen(&p), kept);
+    pipe_process_send(&p, "go depth 2", WAIT);
+    search_reply(&p, &infos, &mpv);
+    CHECK_EQ_INT(mpv, 2);
+    CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* hnefi with no command switches to OpenTafl when the first line is a rules line. */
+static void test_auto_opentafl(void) {
+    struct pipe_process p;
+    if (!CHECK(start(&p, NULL))) return;
+    pipe_process_send(&p, "", WAIT);
+    pipe_process_send(&p,
+                      "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
+                      "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+                      WAIT);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && !strcmp(line, "hello"));
+    pipe_process_send(&p, "goodbye", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+int main(void) {
+    test_handshake();
+    test_searches();
+    test_held_searches();
+    test_end_of_input();
+    test_taflzero_driver();
+    test_bad_input();
+    test_auto_opentafl();
+    return check_done();
+}
