@@ -32,4 +32,17 @@ void bb_geom_init(struct bb_geom *g, int size) {
     g->not_a = g->board & ~g->file_a;
     g->not_end = g->board & ~g->file_end;
     g->edge = g->file_a | g->file_end | g->rank_1 | g->rank_end;
+    /* per-square neighbours and rays, from the neighbour table */
+    for (int sq = 0; sq < BB_MAX_SQUARES; sq++) {
+        g->nbrs[sq] = g->lines[sq] = 0;
+        for (int d = 0; d < DIR_NB; d++) {
+            g->ray[d][sq] = 0;
+            if (sq >= g->squares) continue;
+            if (g->nb[sq][d] >= 0) g->nbrs[sq] |= bb_sq(g->nb[sq][d]);
+            for (int s = g->nb[sq][d]; s >= 0; s = g->nb[s][d]) g->ray[d][sq] |= bb_sq(s);
+            g->lines[sq] |= g->ray[d][sq];
+        }
+    }
+    int last = g->squares - 1;
+    g->beside_corners = g->nbrs[0] | g->nbrs[size - 1] | g->nbrs[last - size + 1] | g->nbrs[last];
 }

@@ -8,7 +8,8 @@
  * halves, so they compile to plain popcnt/tzcnt/lzcnt instructions.
  *
  * A struct bb_geom describes one board size: the board mask, the masks that stop east/west
- * shifts from wrapping onto the next rank, and the edge squares.
+ * shifts from wrapping onto the next rank, the edge squares, and per-square tables (neighbours,
+ * rays to the edge) that let the hot paths look up what a shift or a slide loop would compute.
  */
 #ifndef HNEFI_ENGINE_BITBOARD_H
 #define HNEFI_ENGINE_BITBOARD_H
@@ -34,6 +35,10 @@ struct bb_geom {
     int8_t nb[BB_MAX_SQUARES][DIR_NB]; /* neighbour square per direction, -1 off the board */
     int8_t inward[BB_MAX_SQUARES];     /* for an edge square (not a corner): the direction
                                           pointing into the board, else -1 */
+    bb_t beside_corners;               /* the squares orthogonally next to the four corners */
+    bb_t nbrs[BB_MAX_SQUARES];         /* the orthogonal neighbours of each square */
+    bb_t lines[BB_MAX_SQUARES];        /* the other squares of each square's rank and file */
+    bb_t ray[DIR_NB][BB_MAX_SQUARES];  /* the squares beyond sq in direction d, up to the edge */
 };
 
 /* Builds a bitboard from its high and low 64-bit halves. */
@@ -134,6 +139,28 @@ static inline bb_t bb_flood(bb_t seed, bb_t pass, const struct bb_geom *g) {
         seed |= bb_neighbours(seed, g) & pass;
     } while (seed != prev);
     return seed;
+}
+
+/* Returns the squares of ray (from `ray[sq]` of a direction towards higher squares) up to and
+   including the first square not in pro. */
+static inline bb_t bb_ray_up(const bb_t *ray, int sq, bb_t pro) {
+    bb_t r = ray[sq], stop = r & ~pro;
+    return stop ? r ^ ray[bb_lsb(stop)] : r;
+}
+
+/* The same for a direction towards lower squares (the first stop is the highest). */
+static inline bb_t bb_ray_down(const bb_t *ray, int sq, bb_t pro) {
+    bb_t r = ray[sq], stop = r & ~pro;
+    return stop ? r ^ ray[bb_msb(stop)] : r;
+}
+
+/*
+ * Returns the squares a piece on sq reaches by sliding through the squares of pro, plus the
+ * first square not in pro on each line (the caller masks out what it may not land on).
+ */
+static inline bb_t bb_slides(const struct bb_geom *g, int sq, bb_t pro) {
+    return bb_ray_up(g->ray[DIR_NORTH], sq, pro) | bb_ray_up(g->ray[DIR_EAST], sq, pro) |
+           bb_ray_down(g->ray[DIR_SOUTH], sq, pro) | bb_ray_down(g->ray[DIR_WEST], sq, pro);
 }
 
 /* Fills b geom with the masks of a size x size board (size 3..11). */

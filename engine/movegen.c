@@ -4,15 +4,7 @@
 /* Returns the squares the piece on sq may move to, given its block and forbidden masks. */
 static inline bb_t slide_targets(const struct bb_geom *g, int sq, bb_t empty, bb_t block,
                                  bb_t forbidden) {
-    bb_t t = 0;
-    for (int d = 0; d < DIR_NB; d++) {
-        int s = sq;
-        while ((s = g->nb[s][d]) >= 0 && bb_has(empty, s)) {
-            t |= bb_sq(s);
-            if (bb_has(block, s)) break;
-        }
-    }
-    return t & ~forbidden;
+    return bb_slides(g, sq, empty & ~block) & empty & ~forbidden;
 }
 
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
@@ -26,66 +18,97 @@ bb_t piece_targets(const struct position *p, int sq) {
     return 0;
 }
 
+/* Appends the moves from `from` to each square of t, in ascending order of the target. */
+static inline int emit(move_t *out, int n, int from, bb_t t) {
+    uint64_t lo = bb_lo(t), hi = bb_hi(t);
+    for (; lo; lo &= lo - 1) out[n++] = move_make(from, __builtin_ctzll(lo));
+    for (; hi; hi &= hi - 1) out[n++] = move_make(from, 64 + __builtin_ctzll(hi));
+    return n;
+}
+
 /* Writes the moves of the side to move into out (room for MAX_MOVES); returns their number. */
 int gen_moves(const struct position *p, move_t *out) {
     const struct variant *v = p->v;
-    bb_t empty = v->g.board & ~pos_occupied(p);
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     int n = 0;
-    if (p->side == SIDE_DEFENDERS) {
-        bb_t t = slide_targets(&v->g, p->king_sq, empty, v->king_block, v->king_forbidden);
-        while (t) out[n++] = move_make(p->king_sq, bb_pop(&t));
-    }
+    if (p->side == SIDE_DEFENDERS)
+        n = emit(out, n, p->king_sq,
+                 slide_targets(g, p->king_sq, empty, v->king_block, v->king_forbidden));
+    bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
     while (men) {
         int from = bb_pop(&men);
-        bb_t t = slide_targets(&v->g, from, empty, v->men_block, v->men_forbidden);
-        while (t) out[n++] = move_make(from, bb_pop(&t));
+        n = emit(out, n, from, bb_slides(g, from, pro) & land);
     }
     return n;
 }
 
-/* Occluded fill of gen through pro, one direction at a time (Kogge-Stone, up to 15 steps). */
-static inline bb_t fill_up(bb_t gen, bb_t pro, int step) {
-    gen |= pro & (gen << step);
-    pro &= pro << step;
-    gen |= pro & (gen << (2 * step));
-    pro &= pro << (2 * step);
-    gen |= pro & (gen << (4 * step));
-    pro &= pro << (4 * step);
-    gen |= pro & (gen << (8 * step));
+/* Shifts b by k squares towards higher indices (k < 0: towards lower ones). */
+static inline __attribute__((always_inline)) bb_t shift_by(bb_t b, int k) {
+    return k >= 0 ? b << k : b >> -k;
+}
+
+/* Occluded fill of gen through pro by steps of k squares (Kogge-Stone, up to 15 steps). */
+static inline __attribute__((always_inline)) bb_t fill(bb_t gen, bb_t pro, int k) {
+    gen |= pro & shift_by(gen, k);
+    pro &= shift_by(pro, k);
+    gen |= pro & shift_by(gen, 2 * k);
+    pro &= shift_by(pro, 2 * k);
+    gen |= pro & shift_by(gen, 4 * k);
+    pro &= shift_by(pro, 4 * k);
+    gen |= pro & shift_by(gen, 8 * k);
     return gen;
 }
 
-/* The same fill towards lower square indices. */
-static inline bb_t fill_down(bb_t gen, bb_t pro, int step) {
-    gen |= pro & (gen >> step);
-    pro &= pro >> step;
-    gen |= pro & (gen >> (2 * step));
-    pro &= pro >> (2 * step);
-    gen |= pro & (gen >> (4 * step));
-    pro &= pro >> (4 * step);
-    gen |= pro & (gen >> (8 * step));
-    return gen;
+/*
+ * Returns, per direction, the squares the pieces of gen reach in one slide through pro (plus the
+ * first square beyond), for an n x n board. Inlined with a constant n, every shift is a constant.
+ */
+static inline __attribute__((always_inline)) void slides_by_dir(const struct bb_geom *g, bb_t gen,
+                                                                bb_t pro, int n, bb_t out[DIR_NB]) {
+    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
+    out[DIR_NORTH] = (fill(gen, pro, n) << n) & g->board;
+    out[DIR_SOUTH] = fill(gen, pro, -n) >> n;
+    out[DIR_EAST] = (fill(gen, pe, 1) << 1) & g->not_a;
+    out[DIR_WEST] = (fill(gen, pw, -1) >> 1) & g->not_end;
+}
+
+/* Counts the slides of all pieces in gen through pro, landing on land, for an n x n board. */
+static inline __attribute__((always_inline)) int count_slides_n(const struct bb_geom *g, bb_t gen,
+                                                                bb_t pro, bb_t land, int n) {
+    bb_t r[DIR_NB];
+    slides_by_dir(g, gen, pro, n, r);
+    return bb_popcount(r[DIR_NORTH] & land) + bb_popcount(r[DIR_SOUTH] & land) +
+           bb_popcount(r[DIR_EAST] & land) + bb_popcount(r[DIR_WEST] & land);
+}
+
+/* Returns the union of the slides of all pieces in gen, for an n x n board. */
+static inline __attribute__((always_inline)) bb_t slide_set_n(const struct bb_geom *g, bb_t gen,
+                                                              bb_t pro, bb_t land, int n) {
+    bb_t r[DIR_NB];
+    slides_by_dir(g, gen, pro, n, r);
+    return (r[DIR_NORTH] | r[DIR_SOUTH] | r[DIR_EAST] | r[DIR_WEST]) & land;
 }
 
 /* Counts the slides of all pieces in gen: through pro, landing on land. */
-static inline int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
-    int n = g->size;
-    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
-    int c = bb_popcount(bb_north(fill_up(gen, pro, n), g) & land);
-    c += bb_popcount(bb_south(fill_down(gen, pro, n), g) & land);
-    c += bb_popcount(bb_east(fill_up(gen, pe, 1), g) & land);
-    c += bb_popcount(bb_west(fill_down(gen, pw, 1), g) & land);
-    return c;
+static int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
+    switch (g->size) {
+    case 11: return count_slides_n(g, gen, pro, land, 11);
+    case 9: return count_slides_n(g, gen, pro, land, 9);
+    case 7: return count_slides_n(g, gen, pro, land, 7);
+    default: return count_slides_n(g, gen, pro, land, g->size);
+    }
 }
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
 bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
-    int n = g->size;
-    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
-    bb_t r = bb_north(fill_up(gen, pro, n), g) | bb_south(fill_down(gen, pro, n), g) |
-             bb_east(fill_up(gen, pe, 1), g) | bb_west(fill_down(gen, pw, 1), g);
-    return r & land;
+    switch (g->size) {
+    case 11: return slide_set_n(g, gen, pro, land, 11);
+    case 9: return slide_set_n(g, gen, pro, land, 9);
+    case 7: return slide_set_n(g, gen, pro, land, 7);
+    default: return slide_set_n(g, gen, pro, land, g->size);
+    }
 }
 
 /* Counts the moves of side s (whoever is to move). */

@@ -3,6 +3,35 @@
 
 #include "engine/movegen.h"
 
+/* Returns the orthogonal neighbours of the squares of b on an n x n board (n a constant). */
+static inline __attribute__((always_inline)) bb_t neighbours_n(bb_t b, const struct bb_geom *g,
+                                                               int n) {
+    return ((b << n) & g->board) | (b >> n) | ((b << 1) & g->not_a) | ((b >> 1) & g->not_end);
+}
+
+/* Tells whether seed, grown through pass, touches the edge, on an n x n board. */
+static inline __attribute__((always_inline)) bool hits_edge_n(const struct bb_geom *g, bb_t seed,
+                                                              bb_t pass, int n) {
+    bb_t prev;
+    if (seed & g->edge) return true;
+    do {
+        prev = seed;
+        seed |= neighbours_n(seed, g, n) & pass;
+        if (seed & g->edge) return true;
+    } while (seed != prev);
+    return false;
+}
+
+/* Tells whether seed, grown orthogonally through the squares of pass, touches the edge. */
+static bool flood_hits_edge(const struct bb_geom *g, bb_t seed, bb_t pass) {
+    switch (g->size) {
+    case 11: return hits_edge_n(g, seed, pass, 11);
+    case 9: return hits_edge_n(g, seed, pass, 9);
+    case 7: return hits_edge_n(g, seed, pass, 7);
+    default: return hits_edge_n(g, seed, pass, g->size);
+    }
+}
+
 /* Returns the squares that act as an anvil against enemy men of kind `victim` for side mover. */
 static inline bb_t anvils(const struct position *p, int mover, unsigned victim) {
     const struct variant *v = p->v;
@@ -85,7 +114,7 @@ bb_t rules_captures(const struct position *p, int to, int mover) {
     if (bb_has(p->king, to) && !v->king_hammer) return 0;
     bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
     bb_t caught = 0;
-    bb_t near = enemy_men & bb_neighbours(bb_sq(to), g);
+    bb_t near = enemy_men & g->nbrs[to];
     if (near) {
         bb_t anvil = anvils(p, mover, mover == SIDE_ATTACKERS ? KIND_D : KIND_A);
         for (int d = 0; d < DIR_NB; d++) {
@@ -97,7 +126,7 @@ bb_t rules_captures(const struct position *p, int to, int mover) {
             else if (v->linnaean && mover == SIDE_ATTACKERS && f == v->throne_sq &&
                      p->king_sq == f) {
                 /* Linnaean capture: the king's three other neighbours are attackers */
-                bb_t others = bb_neighbours(p->king, g) & ~bb_sq(vsq);
+                bb_t others = g->nbrs[p->king_sq] & ~bb_sq(vsq);
                 if ((others & p->att) == others) caught |= bb_sq(vsq);
             }
         }
@@ -107,40 +136,84 @@ bb_t rules_captures(const struct position *p, int to, int mover) {
     return caught;
 }
 
-/* Tells whether neighbour q (-1 = off the board) of the king counts against him (§4.2). */
-static inline bool counts_against_king(const struct position *p, int q) {
+/* Returns the squares that count against the king (§4.2) given the attackers and the occupied. */
+static inline bb_t against_king(const struct variant *v, bb_t att, bb_t occ) {
+    bb_t hostile = 0;
+    if (v->hostile_corner & KIND_K) hostile |= v->corner_mask;
+    if (v->hostile_throne_empty & KIND_K) hostile |= v->throne;
+    return att | (hostile & ~occ);
+}
+
+/* Tells whether the attacker standing on to (beside the king) captures him, for these sets. */
+static inline bool king_taken(const struct position *p, int to, bb_t att, bb_t occ) {
     const struct variant *v = p->v;
-    if (q < 0) return v->hostile_edge_king;
-    if (bb_has(p->att, q)) return true;
-    if (bb_has(pos_occupied(p), q)) return false;
-    if ((v->hostile_corner & KIND_K) && bb_has(v->corner_mask, q)) return true;
-    return (v->hostile_throne_empty & KIND_K) && q == v->throne_sq;
+    const struct bb_geom *g = &v->g;
+    int k = p->king_sq;
+    if (!bb_has(g->nbrs[k], to)) return false;
+    bb_t against = against_king(v, att, occ);
+    bool edge = (p->king & g->edge) != 0; /* an off-board neighbour */
+    enum king_capture mode = v->king_capture;
+    if (mode == KING_CAPTURE_THRONE_FOUR)
+        mode = (g->nbrs[k] | p->king) & v->throne ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+    if (mode == KING_CAPTURE_CUSTODIAL) {
+        int d = 0;
+        while (g->nb[k][d] != to) d++;
+        int q = g->nb[k][(d + 2) % 4]; /* the square beyond the king, seen from to */
+        return q >= 0 ? bb_has(against, q) : v->hostile_edge_king;
+    }
+    return (g->nbrs[k] & ~against) == 0 && (!edge || v->hostile_edge_king);
 }
 
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
 bool rules_king_captured(const struct position *p, int to) {
+    return king_taken(p, to, p->att, pos_occupied(p));
+}
+
+/*
+ * Sorts the empty squares beside the king (attackers to move) by what an attacker arriving there
+ * does; see rules.h. An arriving attacker changes only his target and his start square, which is
+ * never beside the king, and the men he captures stand beside his target, so never beside the
+ * king either.
+ */
+bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     int k = p->king_sq;
-    int from_dir = -1;
-    for (int d = 0; d < DIR_NB; d++)
-        if (g->nb[k][d] == to) from_dir = d;
-    if (from_dir < 0) return false;
-    enum king_capture mode = v->king_capture;
-    if (mode == KING_CAPTURE_THRONE_FOUR)
-        mode = (bb_neighbours(p->king, g) | p->king) & v->throne ? KING_CAPTURE_FOUR
-                                                                 : KING_CAPTURE_CUSTODIAL;
-    if (mode == KING_CAPTURE_CUSTODIAL) return counts_against_king(p, g->nb[k][(from_dir + 2) % 4]);
-    for (int d = 0; d < DIR_NB; d++)
-        if (!counts_against_king(p, g->nb[k][d])) return false;
-    return true;
+    bb_t occ = pos_occupied(p);
+    bb_t spots = g->nbrs[k] & ~occ & ~v->men_forbidden, caps = 0, maybe = 0;
+    for (bb_t s = spots; s;) {
+        int to = bb_pop(&s);
+        if (king_taken(p, to, p->att | bb_sq(to), occ | bb_sq(to))) caps |= bb_sq(to);
+    }
+    *captures = caps;
+    spots &= ~caps;
+    if (v->immobile_king) {
+        /* every square beside the king but one defender must then hold an attacker, a throne or
+           a corner: at most the target may still be open */
+        bb_t open = g->nbrs[k] & ~(p->att | p->def | v->throne | v->corner_mask);
+        if (!bb_several(open)) maybe |= spots & open;
+    }
+    if (v->encirclement && !(p->king & g->edge)) {
+        bb_t pass = g->board & ~p->att;
+        for (bb_t s = spots & ~maybe; s;) {
+            int to = bb_pop(&s);
+            /* the defenders must all be off the edge afterwards: only a shieldwall takes men
+               that are not beside the target */
+            bool wall = v->shieldwall && (g->inward[to] >= 0 || !v->sw_flank_only);
+            if (!wall && (p->def & g->edge & ~g->nbrs[to])) continue;
+            /* the king must be shut in: his region without `to` (the start square, which the
+               region may gain, is ignored) must not reach the edge */
+            if (!flood_hits_edge(g, p->king, pass & ~bb_sq(to))) maybe |= bb_sq(to);
+        }
+    }
+    return maybe;
 }
 
 /* Tells whether the seed-Tablut immobile-king rule (§4.6) gives the attackers the win. */
 bool rules_immobile_king(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    bb_t group = p->king | (p->def & bb_neighbours(p->king, g));
+    bb_t group = p->king | (p->def & g->nbrs[p->king_sq]);
     if (bb_popcount(group) > 2) return false;
     bb_t man = group & ~p->king;
     if (man && (bb_neighbours(man, g) & p->def)) return false;
@@ -153,15 +226,7 @@ bool rules_immobile_king(const struct position *p) {
 /* Tells whether the attackers enclose the king and every defender (§4.5). */
 bool rules_encircled(const struct position *p) {
     const struct bb_geom *g = &p->v->g;
-    bb_t seed = p->def | p->king;
-    if (seed & g->edge) return false;
-    bb_t pass = g->board & ~p->att, prev;
-    do {
-        prev = seed;
-        seed |= bb_neighbours(seed, g) & pass;
-        if (seed & g->edge) return false;
-    } while (seed != prev);
-    return true;
+    return !flood_hits_edge(g, p->def | p->king, g->board & ~p->att);
 }
 
 /* Returns the men of U that could be taken by a custodial pair standing on `stand` (§4.4 F3). */

@@ -17,6 +17,15 @@ bb_t rules_captures(const struct position *p, int to, int mover);
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
 bool rules_king_captured(const struct position *p, int to);
 
+/*
+ * Sorts the empty squares beside the king where an attacker may land (attackers to move) by what
+ * arriving there does. *captures gets the squares where any attacker that arrives captures the
+ * king. The result holds the other squares where an arriving attacker might still win at once
+ * (immobile king, encirclement), which only making the move can tell. On the squares in neither
+ * set no attacker move wins at once.
+ */
+bb_t rules_king_spots(const struct position *p, bb_t *captures);
+
 /* Tells whether the seed-Tablut immobile-king rule (§4.6) gives the attackers the win. */
 bool rules_immobile_king(const struct position *p);
 

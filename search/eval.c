@@ -22,7 +22,7 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
 
     /* the king's way out: squares reachable in one and two slides */
     bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
-    bb_t one = slide_set(g, p->king, kpro, kland);
+    bb_t one = bb_slides(g, p->king_sq, kpro) & kland;
     score += w->king_mobility * bb_popcount(one);
     bb_t two = slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
     if (two) {
@@ -33,11 +33,11 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     }
 
     /* guards and pressure around the king and the corners */
-    bb_t around = bb_neighbours(p->king, g);
+    bb_t around = g->nbrs[p->king_sq];
     score -= w->king_attackers * bb_popcount(around & p->att);
     score += w->king_guards * bb_popcount(around & p->def);
     if (v->escape == ESCAPE_CORNER) {
-        score -= w->corner_guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
+        score -= w->corner_guard * bb_popcount(g->beside_corners & p->att);
         if (p->king & g->edge) score += w->edge_king;
     }
     score = p->side == SIDE_DEFENDERS ? score : -score;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/movegen.h"
+#include "engine/rules.h"
 #include "search/tt.h"
 
 enum { HISTORY_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2, QS_THREAT_PLIES = 4 };
@@ -121,26 +122,34 @@ static bool is_repetition(const struct thread *t) {
 /* Returns a move that escapes at once, or MOVE_NONE (defenders to move). */
 static move_t escape_in_one(const struct position *p) {
     const struct variant *v = p->v;
-    bb_t empty = v->g.board & ~pos_occupied(p);
-    bb_t t = slide_set(&v->g, p->king, empty & ~v->king_block, empty & ~v->king_forbidden) &
+    const struct bb_geom *g = &v->g;
+    if (!(g->lines[p->king_sq] & v->escape_mask)) return MOVE_NONE; /* no escape square in line */
+    bb_t empty = g->board & ~pos_occupied(p);
+    bb_t t = bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden &
              v->escape_mask;
     return t ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
 }
 
 /* Returns an attacker move that captures the king at once, or MOVE_NONE (attackers to move). */
 static move_t king_capture_in_one(const struct position *p) {
-    const struct bb_geom *g = &p->v->g;
-    bb_t empty = g->board & ~pos_occupied(p) & ~p->v->men_forbidden;
-    bb_t spots = bb_neighbours(p->king, g) & empty;
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t captures, maybe = rules_king_spots(p, &captures);
+    bb_t spots = captures | maybe;
+    if (!spots) return MOVE_NONE;
+    bb_t stop = pos_occupied(p) | v->men_block;
     while (spots) {
         int to = bb_pop(&spots);
+        /* the first piece (or blocking square) from `to` in each direction: an attacker there
+           can move to `to` */
         for (int d = 0; d < DIR_NB; d++) {
-            int s = g->nb[to][d];
-            while (s >= 0 && !bb_has(pos_occupied(p), s) && !bb_has(p->v->men_block, s))
-                s = g->nb[s][d];
-            if (s < 0 || !bb_has(p->att, s)) continue;
-            struct position after;
+            bb_t first = g->ray[d][to] & stop;
+            if (!first) continue;
+            int s = d == DIR_NORTH || d == DIR_EAST ? bb_lsb(first) : bb_msb(first);
+            if (!bb_has(p->att, s)) continue;
             move_t m = move_make(s, to);
+            if (bb_has(captures, to)) return m;
+            struct position after;
             pos_make(&after, p, m);
             if (after.result == RESULT_ATTACKERS) return m;
         }

@@ -1,0 +1,169 @@
+/*
+ * Checks the engine's fast paths against slow, obviously correct versions on random games of
+ * every built-in variant: the ray tables and single-piece slides (bb_slides, piece_targets), the
+ * many-piece slides (slide_set), and the sorting of the squares beside the king
+ * (rules_king_spots), which the search trusts instead of making each attacker move.
+ *
+ * Games are biased towards attacker moves beside the king and beside defenders, so that king
+ * captures, encirclements and immobile kings come up; the test checks that each kind of square was
+ * seen. Set HNEFI_QUICK for a reduced run (sanitizer builds).
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "engine/rules.h"
+#include "engine/variant.h"
+
+enum { FP_MAX_PLIES = 250 };
+
+/* What the king-spot check saw, over all positions. */
+struct fp_stats {
+    long positions, spots, captures, maybe, won_maybe, silent;
+};
+
+/* Advances the splitmix64 state and returns the next pseudo-random number. */
+static uint64_t fp_rand(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Walks from sq in direction d through pro; returns the squares passed plus the first stop. */
+static bb_t walk(const struct bb_geom *g, int sq, int d, bb_t pro) {
+    bb_t t = 0;
+    for (int s = g->nb[sq][d]; s >= 0; s = g->nb[s][d]) {
+        t |= bb_sq(s);
+        if (!bb_has(pro, s)) break;
+    }
+    return t;
+}
+
+/* Checks every ray of a board size against a walk over the neighbour table. */
+static void check_rays(int size) {
+    struct bb_geom g;
+    bb_geom_init(&g, size);
+    for (int sq = 0; sq < g.squares; sq++) {
+        bb_t lines = 0;
+        for (int d = 0; d < DIR_NB; d++) {
+            bb_t r = walk(&g, sq, d, g.board);
+            CHECK(g.ray[d][sq] == r);
+            lines |= r;
+        }
+        CHECK(g.lines[sq] == lines);
+        CHECK(g.nbrs[sq] == bb_neighbours(bb_sq(sq), &g));
+    }
+    CHECK(g.beside_corners ==
+          (bb_neighbours(
+              bb_sq(0) | bb_sq(size - 1) | bb_sq(size * (size - 1)) | bb_sq(size * size - 1), &g)));
+}
+
+/* Checks piece_targets, bb_slides and slide_set in p against walks. */
+static void check_slides(const struct position *p, uint64_t *rng) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    bb_t all = pos_occupied(p), gen = 0, pro = empty & ~v->men_block, union_walks = 0;
+    uint64_t pick = fp_rand(rng);
+    for (int sq = 0; sq < g->squares; sq++) {
+        if (!bb_has(all, sq)) continue;
+        bool king = sq == p->king_sq;
+        bb_t block = king ? v->king_block : v->men_block;
+        bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+        bb_t walks = 0;
+        for (int d = 0; d < DIR_NB; d++) walks |= walk(g, sq, d, empty & ~block);
+        CHECK(bb_slides(g, sq, empty & ~block) == walks);
+        CHECK(piece_targets(p, sq) == (walks & empty & ~forbidden));
+        /* a random group of pieces for the many-piece slide */
+        if ((pick >> (sq % 64)) & 1) {
+            gen |= bb_sq(sq);
+            for (int d = 0; d < DIR_NB; d++) union_walks |= walk(g, sq, d, pro);
+        }
+    }
+    bb_t land = empty & ~v->men_forbidden;
+    CHECK(slide_set(g, gen, pro, land) == (union_walks & land));
+}
+
+/* Checks rules_king_spots in p (attackers to move) by making every attacker move beside the king.
+ */
+static void check_king_spots(const struct position *p, struct fp_stats *st) {
+    bb_t captures, maybe = rules_king_spots(p, &captures);
+    CHECK((captures & maybe) == 0);
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    bb_t won = 0, reached = 0;
+    for (int i = 0; i < n; i++) {
+        int to = move_to(moves[i]);
+        if (!bb_has(p->v->g.nbrs[p->king_sq], to)) continue;
+        struct position after;
+        pos_make(&after, p, moves[i]);
+        reached |= bb_sq(to);
+        bool win = after.result == RESULT_ATTACKERS;
+        if (bb_has(captures, to)) CHECK(win && after.reason == END_KING_CAPTURED);
+        if (win) {
+            won |= bb_sq(to);
+            if (!check_record(bb_has(captures | maybe, to), __FILE__, __LINE__,
+                              "a winning square is neither a capture nor a maybe"))
+                return;
+            if (bb_has(maybe, to)) st->won_maybe++;
+        }
+    }
+    /* every square reached is sorted; squares nobody reaches may be in any set */
+    st->spots += bb_popcount(reached);
+    st->captures += bb_popcount(reached & captures);
+    st->maybe += bb_popcount(reached & maybe);
+    st->silent += bb_popcount(reached & ~(captures | maybe) & ~won);
+}
+
+/* Picks a move, preferring for the attackers moves beside the king or beside a defender. */
+static move_t choose(const struct position *p, const move_t *moves, int n, uint64_t *rng) {
+    if (p->side == SIDE_ATTACKERS && fp_rand(rng) % 4 != 0) {
+        const struct bb_geom *g = &p->v->g;
+        bb_t near = g->nbrs[p->king_sq] | bb_neighbours(p->def, g);
+        int start = (int)(fp_rand(rng) % (uint64_t)n);
+        for (int k = 0; k < n; k++) {
+            move_t m = moves[(start + k) % n];
+            if (bb_has(near, move_to(m))) return m;
+        }
+    }
+    return moves[fp_rand(rng) % (uint64_t)n];
+}
+
+/* Plays random games of variant v, checking each position. */
+static void run_variant(const struct variant *v, int games, uint64_t seed, struct fp_stats *st) {
+    uint64_t rng = seed;
+    for (int game = 0; game < games; game++) {
+        struct position p, next;
+        pos_init_start(&p, v);
+        for (int ply = 0; ply < FP_MAX_PLIES && p.result == RESULT_NONE; ply++) {
+            st->positions++;
+            check_slides(&p, &rng);
+            if (p.side == SIDE_ATTACKERS) check_king_spots(&p, st);
+            move_t moves[MAX_MOVES];
+            int n = gen_moves(&p, moves);
+            if (n == 0) break;
+            pos_make(&next, &p, choose(&p, moves, n, &rng));
+            p = next;
+        }
+    }
+}
+
+int main(void) {
+    bool quick = getenv("HNEFI_QUICK") != NULL;
+    check_rays(7);
+    check_rays(9);
+    check_rays(11);
+    struct fp_stats st = {0};
+    for (int i = 0; variant_builtin(i); i++)
+        run_variant(variant_builtin(i), quick ? 20 : 150, 0x5eed0000u + (uint64_t)i, &st);
+    printf("%ld positions; squares beside the king reached: %ld (%ld captures, %ld maybe of "
+           "which %ld won, %ld no win)\n",
+           st.positions, st.spots, st.captures, st.maybe, st.won_maybe, st.silent);
+    /* the random games must have exercised every kind of square */
+    CHECK(st.captures > 0);
+    CHECK(st.won_maybe > 0);
+    CHECK(st.silent > 0);
+    return check_done();
+}
