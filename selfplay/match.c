@@ -349,7 +349,7 @@ static void count_pair(struct match *m, int64_t p) {
         pt->elo_hi = e->est.elo_hi;
         pt->llr = e->llr;
     }
-    if (m->cfg.use_sprt && m->nenc == 1) st->sprt = sprt_decide(&m->cfg.sprt, e->llr);
+    if (m->cfg.use_sprt && m->nenc == 1) st->sprt = sprt_decide(&m->cfg.sprt, e->llr, e->pairs);
 }
 
 /* Counts every pair that is now complete, in order, until the SPRT decides. */

@@ -108,13 +108,31 @@ static void nap(void) {
     nanosleep(&ts, NULL);
 }
 
+/* Tells the caller how many games each rank played (rank 0's share is what is left). */
+static void note_ranks(const struct match_config *cfg, const struct match_status *st,
+                       const int64_t *remote, int size) {
+    char text[600];
+    int64_t others = 0;
+    for (int r = 1; r < size; r++) others += remote ? remote[r] : 0;
+    int len = snprintf(text, sizeof text,
+                       "MPI: %d ranks, %d games at once on each; games per rank:", size,
+                       cfg->concurrency);
+    for (int r = 0; r < size && len < (int)sizeof text - 40; r++)
+        len += snprintf(text + len, sizeof text - (size_t)len, " %lld",
+                        (long long)(r == 0 ? st->played - others
+                                    : remote ? remote[r]
+                                             : 0));
+    if (cfg->on_note) cfg->on_note(text, cfg->ctx);
+}
+
 /* Rank 0: schedules, plays, collects, and stops every rank when the tournament is decided. */
 static int run_root(const struct match_config *cfg, struct match_status *out, int size, char *err,
                     size_t errlen) {
     struct match *m = match_open(cfg, true, err, errlen);
     int rc = m ? 0 : -1, alive = size - 1;
     bool stopping = !m, *told = calloc((size_t)size, sizeof *told);
-    if (!told) {
+    int64_t *remote_games = calloc((size_t)size, sizeof *remote_games);
+    if (!told || !remote_games) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
         stopping = true;
@@ -143,6 +161,7 @@ static int run_root(const struct match_config *cfg, struct match_status *out, in
             } else if (st.MPI_TAG == TAG_RESULT) {
                 struct game_result *r = m ? unpack(buf, len) : NULL;
                 if (r) match_submit(m, r);
+                if (r && remote_games) remote_games[src]++;
             } else if (st.MPI_TAG == TAG_BYE) {
                 alive--;
             }
@@ -165,8 +184,10 @@ static int run_root(const struct match_config *cfg, struct match_status *out, in
         if (rc == 0 && match_collect(m, 0, err, errlen) < 0) rc = -1;
         match_status_copy(m, out);
         match_close(m);
+        note_ranks(cfg, out, remote_games, size);
     }
     free(told);
+    free(remote_games);
     return rc;
 }
 

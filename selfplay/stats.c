@@ -108,11 +108,13 @@ bool sprt_init(struct sprt *s, double elo0, double elo1, double alpha, double be
     s->beta = beta;
     s->lower = log(beta / (1 - alpha));
     s->upper = log((1 - beta) / alpha);
+    s->min_pairs = SPRT_MIN_PAIRS;
     return true;
 }
 
-/* Decides on an LLR. */
-enum sprt_state sprt_decide(const struct sprt *s, double llr) {
+/* Decides on an LLR after so many pairs. */
+enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs) {
+    if (pairs < s->min_pairs) return SPRT_CONTINUE;
     if (llr >= s->upper) return SPRT_H1;
     if (llr <= s->lower) return SPRT_H0;
     return SPRT_CONTINUE;

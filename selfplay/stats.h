@@ -18,7 +18,8 @@
  * where s0 and s1 are the expected scores of the logistic Elo bounds elo0 and elo1 (score(e) =
  * 1 / (1 + 10^(-e / 400))). For the LLR only, an empty count is taken as 0.001 pair so that the
  * variance is never zero (as fishtest and OpenBench regularise). The SPRT accepts H1 (elo1) when
- * LLR >= log((1 - beta) / alpha) and H0 (elo0) when LLR <= log(beta / (1 - alpha)).
+ * LLR >= log((1 - beta) / alpha) and H0 (elo0) when LLR <= log(beta / (1 - alpha)), once
+ * min_pairs pairs are in.
  *
  * The same estimates exist for plain win/draw/loss counts (three values 1, 0.5, 0 per game), for
  * tables of players that meet several opponents.
@@ -30,7 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { STATS_PENTA = 5 };
+/*
+ * The normal approximation needs a sample: with a handful of pairs, all alike (common in
+ * deterministic self-play, where a pair often splits 1-1), the estimated variance is near zero and
+ * the LLR leaps past a bound. A match therefore decides no earlier than SPRT_MIN_PAIRS pairs.
+ */
+enum { STATS_PENTA = 5, SPRT_MIN_PAIRS = 20 };
 
 /* An estimate from counts: mean score, its standard error, Elo with interval, LOS. */
 struct stats_estimate {
@@ -46,6 +52,7 @@ struct stats_estimate {
 struct sprt {
     double elo0, elo1, alpha, beta;
     double lower, upper; /* log(beta / (1 - alpha)), log((1 - beta) / alpha) */
+    int64_t min_pairs;   /* no decision before this many pairs (SPRT_MIN_PAIRS unless changed) */
 };
 
 /* What the SPRT says about an LLR. */
@@ -73,7 +80,7 @@ double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1);
 bool sprt_init(struct sprt *s, double elo0, double elo1, double alpha, double beta, char *err,
                size_t errlen);
 
-/* Decides on an LLR. */
-enum sprt_state sprt_decide(const struct sprt *s, double llr);
+/* Decides on an LLR after so many pairs. */
+enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs);
 
 #endif

@@ -58,7 +58,8 @@ static const char match_usage[] =
     "  --time-margin MS   time a player may overstep before losing (default 100)\n"
     "  --hang S           seconds a nodes/depth move may take before it counts as a hang (60)\n"
     "  --scoring games|tablut   score pairs by games, or as a Tablut match (pieces decide 1-1)\n"
-    "  --sprt elo0=E0,elo1=E1[,alpha=A,beta=B]   stop when the SPRT decides (alpha, beta 0.05)\n"
+    "  --sprt elo0=E0,elo1=E1[,alpha=A,beta=B,min-games=G]   stop when the SPRT decides\n"
+    "                     (alpha and beta 0.05; no decision before G games, default 40)\n"
     "Output:\n"
     "  --records FILE     append each game as a zstd frame; an existing file is resumed\n"
     "  --datagen FILE     training data: positions, scores and results (docs/records.md)\n"
@@ -172,10 +173,10 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     return true;
 }
 
-/* Reads "--sprt elo0=E0,elo1=E1[,alpha=A,beta=B]"; false after printing why. */
+/* Reads "--sprt elo0=E0,elo1=E1[,alpha=A,beta=B,min-games=G]"; false after printing why. */
 static bool parse_sprt(struct match_config *c, const char *text) {
-    double val[4] = {NAN, NAN, 0.05, 0.05};
-    static const char *const keys[4] = {"elo0", "elo1", "alpha", "beta"};
+    double val[5] = {NAN, NAN, 0.05, 0.05, 2 * SPRT_MIN_PAIRS};
+    static const char *const keys[5] = {"elo0", "elo1", "alpha", "beta", "min-games"};
     char buf[200], err[200];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
@@ -184,12 +185,13 @@ static bool parse_sprt(struct match_config *c, const char *text) {
         int k = 0;
         if (eq) {
             *eq = '\0';
-            while (k < 4 && strcmp(tok, keys[k]) != 0) k++;
+            while (k < 5 && strcmp(tok, keys[k]) != 0) k++;
         }
         double v = eq ? strtod(eq + 1, &end) : 0;
-        if (!eq || k == 4 || end == eq + 1 || *end) {
+        if (!eq || k == 5 || end == eq + 1 || *end) {
             fprintf(stderr,
-                    "hnefi: --sprt '%s': expected elo0=E0,elo1=E1[,alpha=A,beta=B] with numbers\n",
+                    "hnefi: --sprt '%s': expected elo0=E0,elo1=E1[,alpha=A,beta=B,min-games=G] "
+                    "with numbers\n",
                     text);
             return false;
         }
@@ -199,10 +201,15 @@ static bool parse_sprt(struct match_config *c, const char *text) {
         fprintf(stderr, "hnefi: --sprt '%s': elo0 and elo1 are needed\n", text);
         return false;
     }
+    if (!(val[4] >= 0 && val[4] <= 1e9)) {
+        fprintf(stderr, "hnefi: --sprt min-games=%g: expected 0 to 1e9\n", val[4]);
+        return false;
+    }
     if (!sprt_init(&c->sprt, val[0], val[1], val[2], val[3], err, sizeof err)) {
         fprintf(stderr, "hnefi: --sprt: %s\n", err);
         return false;
     }
+    c->sprt.min_pairs = (int64_t)(val[4] + 1) / 2;
     c->use_sprt = true;
     return true;
 }

@@ -1,0 +1,584 @@
+/*
+ * Tournaments for real: short matches between hnefi configurations (in-process and through
+ * `hnefi uci`), the same results whatever the number of parallel games, an SPRT that stops a
+ * lopsided match early, resume after kill -9 giving the same records as an uninterrupted run,
+ * external engines that crash, hang or send illegal moves, refused records of another tournament,
+ * and the command lines of hnefi match, selfplay and games, including every argument error.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "selfplay/datagen.h"
+#include "selfplay/match.h"
+#include "selfplay/records.h"
+#include "selfplay/zio.h"
+#include "tools/uci_client.h"
+
+static char dir[64];
+static bool quick;
+
+/* Returns a path in the scratch directory (one static buffer per slot). */
+static const char *tmp_path(int slot, const char *name) {
+    static char paths[8][160];
+    snprintf(paths[slot], sizeof paths[slot], "%s/%s", dir, name);
+    return paths[slot];
+}
+
+/* Sets up a two-player in-process configuration with nodes-limited players. */
+static void two_players(struct match_config *c, struct player_spec p[2], uint64_t nodes_a,
+                        uint64_t nodes_b, int64_t games) {
+    memset(c, 0, sizeof *c);
+    player_spec_search(&p[0], "alpha");
+    player_spec_search(&p[1], "beta");
+    p[0].tc.nodes = nodes_a;
+    p[1].tc.nodes = nodes_b;
+    p[0].hash_mib = p[1].hash_mib = 4;
+    c->v = variant_by_name("copenhagen");
+    c->players = p;
+    c->nplayers = 2;
+    c->games = games;
+    c->concurrency = 2;
+    c->random_plies = 6;
+    c->seed = 11;
+    adjudication_default(&c->adj);
+    c->adj.max_plies = 300;
+}
+
+/* Reads a record file's lines, decompressed, sorted, into one string (NULL if unreadable). */
+static char *sorted_records(const char *path) {
+    char err[300];
+    size_t len;
+    char *text = zio_read_text(path, &len, err, sizeof err);
+    if (!text) return NULL;
+    int n = 0;
+    for (size_t i = 0; i < len; i++) n += text[i] == '\n';
+    char **lines = malloc((size_t)(n + 1) * sizeof *lines);
+    int k = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        lines[k++] = l;
+    for (int a = 1; a < k; a++)
+        for (int b = a; b > 0 && strcmp(lines[b], lines[b - 1]) < 0; b--) {
+            char *t = lines[b];
+            lines[b] = lines[b - 1];
+            lines[b - 1] = t;
+        }
+    char *out = malloc(len + 2);
+    out[0] = '\0';
+    for (int i = 0; i < k; i++) {
+        strcat(out, lines[i]);
+        strcat(out, "\n");
+    }
+    free(lines);
+    free(text);
+    return out;
+}
+
+/* Tells whether two statuses hold the same counts for their first encounter. */
+static bool same_stats(const struct match_status *a, const struct match_status *b) {
+    const struct match_encounter *x = &a->enc[0], *y = &b->enc[0];
+    return a->counted == b->counted && memcmp(x->penta, y->penta, sizeof x->penta) == 0 &&
+           memcmp(x->wdl, y->wdl, sizeof x->wdl) == 0 && a->plies == b->plies &&
+           memcmp(a->ends, b->ends, sizeof a->ends) == 0;
+}
+
+/* Checks the bookkeeping of a finished two-player match of n games. */
+static void check_books(const struct match_status *st, int64_t n) {
+    const struct match_encounter *e = &st->enc[0];
+    int64_t games = 0, pairs = 0, ends = 0;
+    for (int s = 0; s < SIDE_NB; s++)
+        for (int r = 0; r < 3; r++) games += e->wdl[s][r];
+    for (int i = 0; i < STATS_PENTA; i++) pairs += e->penta[i];
+    for (int i = 0; i < GAME_END_NB + 8; i++) ends += st->ends[i];
+    CHECK_EQ_INT(st->counted, n);
+    CHECK_EQ_INT(games, n);
+    CHECK_EQ_INT(pairs, n / 2);
+    CHECK_EQ_INT(ends, n);
+    CHECK_EQ_INT(e->wdl[0][0] + e->wdl[0][1] + e->wdl[0][2], n / 2); /* half the games attacking */
+    CHECK(st->plies > n);
+}
+
+/* A short real match: one configuration with null-move pruning, one without. */
+static void test_real_match(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct match_status st;
+    char err[400];
+    int64_t n = quick ? 4 : 8;
+    two_players(&c, p, 600, 600, n);
+    p[1].opt.null_move = true;
+    c.records = tmp_path(0, "real.zst");
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    check_books(&st, n);
+    CHECK_EQ_INT(st.played, n);
+    CHECK_EQ_INT(st.nhistory, n / 2);
+    /* every game is in the records once and replays */
+    char *lines = sorted_records(c.records);
+    int count = 0;
+    for (char *s = lines; s && *s; s++) count += *s == '\n';
+    CHECK_EQ_INT(count, n);
+    free(lines);
+    match_status_free(&st);
+}
+
+/* The same seed gives the same games and statistics with 1 or 3 games at once. */
+static void test_determinism(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct match_status a, b;
+    char err[400];
+    int64_t n = quick ? 4 : 10;
+    two_players(&c, p, 300, 500, n);
+    c.concurrency = 1;
+    c.records = tmp_path(0, "det1.zst");
+    CHECK(match_run(&c, &a, err, sizeof err) == 0);
+    c.concurrency = 3;
+    c.records = tmp_path(1, "det3.zst");
+    CHECK(match_run(&c, &b, err, sizeof err) == 0);
+    CHECK(same_stats(&a, &b));
+    char *x = sorted_records(tmp_path(0, "det1.zst")), *y = sorted_records(tmp_path(1, "det3.zst"));
+    CHECK(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+    match_status_free(&a);
+    match_status_free(&b);
+}
+
+/* An external engine player: the fake engine with a script. */
+static void fake_player(struct player_spec *p, struct uci_engine *e, const char *name,
+                        const char *cmd) {
+    memset(e, 0, sizeof *e);
+    e->cmd = cmd;
+    e->startup_ms = 1500;
+    player_spec_search(p, name);
+    p->create = uci_player_create;
+    p->ext = e;
+}
+
+/* Runs alpha (in-process) against a scripted fake engine; returns match_run's result. */
+static int against_fake(const char *script, int64_t games, struct time_control *tc,
+                        struct match_status *st, char *err, size_t errlen) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct uci_engine e;
+    static char cmd[400];
+    snprintf(cmd, sizeof cmd, "%s %s", FAKE_ENGINE, script);
+    two_players(&c, p, 300, 300, games);
+    fake_player(&p[1], &e, "fake", cmd);
+    if (tc) p[1].tc = *tc;
+    c.adj.time_margin_ms = 20;
+    return match_run(&c, st, err, errlen);
+}
+
+/* Counts the games alpha won. */
+static int64_t alpha_wins(const struct match_status *st) {
+    return st->enc[0].wdl[0][0] + st->enc[0].wdl[1][0];
+}
+
+/* Engines that crash, hang or send bad moves lose those games; the match goes on. */
+static void test_faulty_engines(void) {
+    struct match_status st;
+    char err[400];
+    int crash = match_end_slot(GAME_END_CRASH, 0), hang = match_end_slot(GAME_END_HANG, 0),
+        illegal = match_end_slot(GAME_END_ILLEGAL, 0),
+        timeout = match_end_slot(GAME_END_TIMEOUT, 0);
+    /* a sound fake engine plays out its games */
+    CHECK(against_fake("", 2, NULL, &st, err, sizeof err) == 0);
+    check_books(&st, 2);
+    CHECK_EQ_INT(st.ends[crash] + st.ends[hang] + st.ends[illegal], 0);
+    match_status_free(&st);
+    /* crashes on its third move of every process: restarted for each game */
+    CHECK(against_fake("--crash-after 2", 4, NULL, &st, err, sizeof err) == 0);
+    check_books(&st, 4);
+    CHECK_EQ_INT(st.ends[crash], 4);
+    CHECK_EQ_INT(alpha_wins(&st), 4);
+    match_status_free(&st);
+    /* hangs after its first move (a move time of 30 ms, deadline 1 s past it) */
+    struct time_control tc = {.kind = TC_MOVETIME, .movetime_ms = 30};
+    CHECK(against_fake("--hang-after 1", 2, &tc, &st, err, sizeof err) == 0);
+    check_books(&st, 2);
+    CHECK_EQ_INT(st.ends[hang], 2);
+    CHECK_EQ_INT(alpha_wins(&st), 2);
+    match_status_free(&st);
+    /* too slow for its move time, but answering: a loss on time */
+    CHECK(against_fake("--slow 200", 2, &tc, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[timeout], 2);
+    match_status_free(&st);
+    /* an illegal move, an unreadable move, no move */
+    static const char *const bad[] = {"--illegal-after 2", "--garbage-after 0", "--none-after 1"};
+    for (int i = 0; i < 3; i++) {
+        CHECK(against_fake(bad[i], 2, NULL, &st, err, sizeof err) == 0);
+        check_books(&st, 2);
+        CHECK_EQ_INT(st.ends[illegal], 2);
+        CHECK_EQ_INT(alpha_wins(&st), 2);
+        match_status_free(&st);
+    }
+    /* an engine that never starts stops the match before it begins, with a reason */
+    CHECK(against_fake("--no-uciok", 2, NULL, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "fake cannot start") && strstr(err, "uciok"));
+    match_status_free(&st);
+}
+
+/* The SPRT stops a lopsided match (hnefi against a random mover) early, at the H1 bound. */
+static void test_sprt_stop(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct uci_engine e;
+    struct match_status st;
+    char err[400];
+    two_players(&c, p, 400, 400, 200);
+    fake_player(&p[1], &e, "random", FAKE_ENGINE);
+    c.use_sprt = true;
+    CHECK(sprt_init(&c.sprt, 0, 20, 0.05, 0.05, err, sizeof err));
+    c.records = tmp_path(2, "sprt.zst");
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.sprt, SPRT_H1);
+    CHECK(st.counted < 200 && st.counted % 2 == 0);
+    CHECK(st.enc[0].llr >= c.sprt.upper);
+    CHECK(st.done);
+    /* the pair before the last did not decide: the test stopped at the first crossing */
+    int64_t before[STATS_PENTA];
+    memcpy(before, st.enc[0].penta, sizeof before);
+    for (int i = STATS_PENTA - 1; i >= 0; i--)
+        if (before[i]) {
+            before[i]--;
+            break;
+        }
+    CHECK(st.enc[0].pairs == c.sprt.min_pairs || stats_penta_llr(before, 0, 20) < c.sprt.upper);
+    CHECK(st.enc[0].pairs >= c.sprt.min_pairs);
+    /* resumed from its records, the match is decided at once, at the same pair */
+    struct match_status again;
+    CHECK(match_run(&c, &again, err, sizeof err) == 0);
+    CHECK(same_stats(&st, &again));
+    CHECK_EQ_INT(again.played, 0);
+    match_status_free(&st);
+    match_status_free(&again);
+}
+
+/* Records of another tournament are refused; a longer run of the same one resumes. */
+static void test_resume_checks(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct match_status st;
+    char err[400];
+    two_players(&c, p, 200, 200, 4);
+    c.records = tmp_path(3, "other.zst");
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    match_status_free(&st);
+    snprintf(p[1].name, sizeof p[1].name, "gamma");
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another tournament") != NULL);
+    match_status_free(&st);
+    snprintf(p[1].name, sizeof p[1].name, "beta");
+    c.seed = 12;
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another opening") != NULL);
+    match_status_free(&st);
+    c.seed = 11;
+    c.games = 8;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.resumed, 4);
+    CHECK_EQ_INT(st.played, 4);
+    check_books(&st, 8);
+    match_status_free(&st);
+    /* an uninterrupted run of 8 games gives the same records */
+    c.records = tmp_path(4, "straight.zst");
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    char *x = sorted_records(tmp_path(3, "other.zst")), *y = sorted_records(c.records);
+    CHECK(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+    match_status_free(&st);
+}
+
+/* Three players: a round robin has three encounters, a gauntlet two. */
+static void test_round_robin(void) {
+    struct match_config c;
+    struct player_spec p[3];
+    struct match_status st;
+    char err[400];
+    two_players(&c, p, 200, 300, 2);
+    player_spec_search(&p[2], "gamma");
+    p[2].tc.nodes = 400;
+    p[2].hash_mib = 4;
+    c.nplayers = 3;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.nenc, 3);
+    CHECK_EQ_INT(st.counted, 6);
+    CHECK(st.enc[2].a == 1 && st.enc[2].b == 2);
+    match_status_free(&st);
+    c.format = MATCH_GAUNTLET;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.nenc, 2);
+    CHECK_EQ_INT(st.counted, 4);
+    CHECK(st.enc[1].a == 0 && st.enc[1].b == 2);
+    match_status_free(&st);
+    /* the SPRT is for two players only; names must differ */
+    c.use_sprt = true;
+    CHECK(sprt_init(&c.sprt, 0, 5, 0.05, 0.05, err, sizeof err));
+    CHECK(match_run(&c, &st, err, sizeof err) != 0 && strstr(err, "two players"));
+    c.use_sprt = false;
+    snprintf(p[2].name, sizeof p[2].name, "beta");
+    CHECK(match_run(&c, &st, err, sizeof err) != 0 && strstr(err, "two players are called"));
+}
+
+/* Tablut match scoring: every pair is one match, lost, drawn or won. */
+static void test_tablut_scoring(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct match_status st;
+    char err[400];
+    two_players(&c, p, 200, 400, quick ? 4 : 8);
+    c.v = variant_by_name("tablut");
+    c.scoring = SCORING_TABLUT;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    const struct match_encounter *e = &st.enc[0];
+    CHECK_EQ_INT(e->penta[1] + e->penta[3], 0);
+    CHECK_EQ_INT(e->penta[0] + e->penta[2] + e->penta[4], c.games / 2);
+    CHECK(e->taken + e->lost > 0);
+    match_status_free(&st);
+}
+
+/* A match against `hnefi uci` plays the same games as the same hnefi in-process. */
+static void test_against_uci(void) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct uci_engine e;
+    struct match_status a, b;
+    char err[400];
+    two_players(&c, p, 800, 800, 4);
+    p[1].hash_mib = 16;
+    c.records = tmp_path(5, "inproc.zst");
+    CHECK(match_run(&c, &a, err, sizeof err) == 0);
+    fake_player(&p[1], &e, "beta", HNEFI_BINARY " uci");
+    e.opt_name[0] = "Hash";
+    e.opt_value[0] = "16";
+    e.nopts = 1;
+    c.records = tmp_path(6, "uci.zst");
+    CHECK(match_run(&c, &b, err, sizeof err) == 0);
+    check_books(&b, 4);
+    CHECK(same_stats(&a, &b));
+    char *x = sorted_records(tmp_path(5, "inproc.zst")), *y = sorted_records(c.records);
+    CHECK(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+    match_status_free(&a);
+    match_status_free(&b);
+}
+
+/* Runs a shell command; returns its exit status and its output (stdout and stderr). */
+static int run(const char *cmd, char *out, size_t outlen) {
+    char full[2048];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *f = popen(full, "r");
+    if (!f) return -1;
+    size_t n = fread(out, 1, outlen - 1, f);
+    out[n] = '\0';
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Counts the complete records of a file (a half-written last frame is not counted). */
+static bool count_record(const struct record *r, int64_t line, void *ctx) {
+    (void)r, (void)line;
+    ++*(int *)ctx;
+    return true;
+}
+
+/* Returns the number of complete records in a file (0 if it cannot be read). */
+static int records_in(const char *path) {
+    int n = 0;
+    char err[300];
+    size_t end;
+    bool cut;
+    if (access(path, F_OK) != 0 ||
+        !records_scan(path, NULL, true, count_record, &n, &end, &cut, err, sizeof err))
+        return 0;
+    return n;
+}
+
+/* Sleeps ms milliseconds. */
+static void sleep_ms(long ms) {
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* kill -9 in the middle of a tournament, then the same command: the same records as a clean run. */
+static void test_kill_and_resume(void) {
+    const char *rec = tmp_path(0, "killed.zst"), *clean = tmp_path(1, "clean.zst");
+    int games = quick ? 8 : 12;
+    char args[600], cmd[900], out[8192];
+    snprintf(args, sizeof args,
+             "selfplay --games %d --tc nodes:2500 --concurrency 2 --seed 5 --quiet --player "
+             "name=a --player name=b lmr=off",
+             games);
+    unlink(rec);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char recarg[200];
+        snprintf(recarg, sizeof recarg, "%s", rec);
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(HNEFI_BINARY, "hnefi", "selfplay", "--games", games == 8 ? "8" : "12", "--tc",
+              "nodes:2500", "--concurrency", "2", "--seed", "5", "--quiet", "--player", "name=a",
+              "--player", "name=b", "lmr=off", "--records", recarg, (char *)NULL);
+        _exit(127);
+    }
+    /* wait until a few games are written, then kill at once */
+    int seen = 0;
+    for (int i = 0; i < 3000 && seen < 3; i++) {
+        sleep_ms(10);
+        seen = records_in(rec);
+    }
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    int written = records_in(rec);
+    CHECK(written >= 3);
+    if (written >= games)
+        fprintf(stderr, "  (the run finished before the kill: resume is trivial)\n");
+    /* a torn write on top, as a power loss leaves it */
+    int fd = open(rec, O_WRONLY | O_APPEND);
+    static const unsigned char torn[7] = {0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x10, 0x05};
+    CHECK(write(fd, torn, sizeof torn) == (ssize_t)sizeof torn);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "%s %s --records %s", HNEFI_BINARY, args, rec);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "dropped a half-written record") != NULL);
+    CHECK(strstr(out, "resumed") != NULL);
+    char want[64];
+    snprintf(want, sizeof want, "%d of %d games counted", games, games);
+    CHECK(strstr(out, want) != NULL);
+    CHECK_EQ_INT(records_in(rec), games);
+    /* the same tournament without a kill */
+    unlink(clean);
+    snprintf(cmd, sizeof cmd, "%s %s --records %s", HNEFI_BINARY, args, clean);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    char *x = sorted_records(rec), *y = sorted_records(clean);
+    CHECK(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+}
+
+/* The command lines: a match with a report and training data, games, and argument errors. */
+static void test_command_lines(void) {
+    char cmd[1200], out[16384];
+    const char *rec = tmp_path(2, "cli.zst"), *svg = tmp_path(3, "report.svg"),
+               *data = tmp_path(4, "data.bin");
+    unlink(rec);
+    unlink(data);
+    snprintf(cmd, sizeof cmd,
+             "%s selfplay --games 4 --tc nodes:300 --records %s --report %s --datagen %s "
+             "--sprt elo0=-10,elo1=10 --progress --draw 3:5 --resign 3:600 --max-quiet 100",
+             HNEFI_BINARY, rec, svg, data);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "4 of 4 games counted") && strstr(out, "SPRT elo0=-10 elo1=10"));
+    CHECK(strstr(out, "4/4 games") != NULL); /* progress lines */
+    char err[300];
+    size_t len;
+    char *text = zio_read_file(svg, &len, err, sizeof err);
+    CHECK(text && strstr(text, "<svg") && strstr(text, "polyline") && strstr(text, "</svg>"));
+    free(text);
+    int64_t games, positions;
+    CHECK(datagen_read(data, variant_by_name("copenhagen"), NULL, NULL, &games, &positions, err,
+                       sizeof err));
+    CHECK_EQ_INT(games, 4);
+    CHECK(positions > 8);
+    snprintf(cmd, sizeof cmd, "%s games summary %s", HNEFI_BINARY, data);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "training data: 4 games") != NULL);
+    /* hnefi games on the records */
+    snprintf(cmd, sizeof cmd, "%s games summary %s", HNEFI_BINARY, rec);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "4 games") && strstr(out, "hnefi-a") && strstr(out, "hnefi-b"));
+    snprintf(cmd, sizeof cmd, "%s games list %s --attackers hnefi-b", HNEFI_BINARY, rec);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    int lines = 0;
+    for (char *s = out; *s; s++) lines += *s == '\n';
+    CHECK_EQ_INT(lines, 2);
+    snprintf(cmd, sizeof cmd, "%s games convert %s --to otg --game 1", HNEFI_BINARY, rec);
+    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "[attackers:hnefi-b]") && strstr(out, "[round:1]") && strstr(out, "1. "));
+    snprintf(cmd, sizeof cmd, "%s games convert %s --to text --result draw --min-plies 1000",
+             HNEFI_BINARY, rec);
+    CHECK(run(cmd, out, sizeof out) == 0 && out[0] == '\0');
+    /* argument errors: each named, exit status 2 (1 for files that cannot be used) */
+    static const struct {
+        const char *args, *why;
+        int rc;
+    } bad[] = {
+        {"selfplay --games 3", "must be even", 2},
+        {"selfplay --games x", "--games 'x'", 2},
+        {"selfplay --tc nodes:0", "time control 'nodes:0'", 2},
+        {"selfplay --tc 10+", "time control", 2},
+        {"selfplay --sprt elo0=5,elo1=0", "elo1 must be above elo0", 2},
+        {"selfplay --sprt elo1=5", "elo0 and elo1 are needed", 2},
+        {"selfplay --sprt elo0=0,elo1=5,gamma=2", "--sprt", 2},
+        {"selfplay --resign 0:100", "--resign '0:100'", 2},
+        {"selfplay --draw 2", "--draw '2'", 2},
+        {"selfplay --scoring chess", "--scoring 'chess'", 2},
+        {"selfplay --openings /nonexistent/o.txt", "cannot open", 2},
+        {"selfplay --fen 11/11 a", "not for tournaments", 2},
+        {"selfplay --variant chess", "unknown variant", 2},
+        {"selfplay --bogus", "unknown argument '--bogus'", 2},
+        {"match --player name=x", "at least two players", 2},
+        {"match --player name=a,b --player", "player name 'a,b'", 2},
+        {"match --player colour=red --player", "player key 'colour'", 2},
+        {"match --player lmr=maybe --player", "expected on or off", 2},
+        {"match --player weights=/nonexistent/w --player", "weights", 2},
+        {"match --player name=a --player name=a", "two players are called a", 1},
+        {"match --player name=a --player name=b cmd=/nonexistent/engine", "command not found", 1},
+        {"games list", "a record file is needed", 2},
+        {"games frobnicate x", "unknown action", 2},
+        {"games convert x.zst", "--to text or --to otg", 2},
+        {"games list /nonexistent/r.zst", "cannot open", 1},
+        {"games list x --end sideways", "--end 'sideways'", 2},
+        {"games list x --result won", "--result 'won'", 2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s", HNEFI_BINARY, bad[i].args);
+        int rc = run(cmd, out, sizeof out);
+        bool ok = rc == bad[i].rc && strstr(out, bad[i].why);
+        if (!ok) fprintf(stderr, "  '%s' gave %d: %s", bad[i].args, rc, out);
+        CHECK(ok);
+    }
+    /* a damaged record file is refused by games and by a tournament, and left alone */
+    FILE *f = fopen(rec, "r+b");
+    fseek(f, 30, SEEK_SET);
+    fputc('#', f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s games list %s", HNEFI_BINARY, rec);
+    CHECK(run(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 4 --tc nodes:300 --records %s", HNEFI_BINARY,
+             rec);
+    CHECK(run(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
+}
+
+/* Runs the match tests in a scratch directory. */
+int main(void) {
+    quick = getenv("HNEFI_QUICK") != NULL;
+    snprintf(dir, sizeof dir, "/tmp/hnefi-match-XXXXXX");
+    if (!mkdtemp(dir)) return 1;
+    test_real_match();
+    test_determinism();
+    test_faulty_engines();
+    test_sprt_stop();
+    test_resume_checks();
+    test_round_robin();
+    test_tablut_scoring();
+    test_against_uci();
+    test_kill_and_resume();
+    test_command_lines();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return check_done();
+}

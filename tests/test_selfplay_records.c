@@ -1,0 +1,437 @@
+/*
+ * Game records, training data, openings and zstd frames: the real-game files read back with the
+ * counts of docs/data.md, record lines round-tripped from real games, a half-written last frame
+ * dropped and the file cut back, damaged files refused with a reason, training data written,
+ * resumed and read back position by position, opening files and seeded random openings.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "engine/notation.h"
+#include "selfplay/datagen.h"
+#include "selfplay/records.h"
+#include "selfplay/zio.h"
+
+static char dir[64];
+
+/* Returns a path in the test's scratch directory (a static buffer per slot). */
+static const char *tmp_path(int slot, const char *name) {
+    static char paths[4][160];
+    snprintf(paths[slot], sizeof paths[slot], "%s/%s", dir, name);
+    return paths[slot];
+}
+
+/* Returns a file's size. */
+static long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* Counts of what a scan saw. */
+struct tally {
+    int64_t games, plies, status[4], timeouts, extended;
+    int64_t games_seen[64];
+};
+
+/* Counts one record. */
+static bool tally_record(const struct record *r, int64_t line, void *ctx) {
+    (void)line;
+    struct tally *t = ctx;
+    t->games++;
+    t->plies += r->n;
+    t->status[r->result & 3]++;
+    t->timeouts += r->timeout;
+    t->extended += r->extended;
+    if (r->extended && r->game >= 0 && r->game < 64) t->games_seen[r->game]++;
+    return true;
+}
+
+/* Returns a variant with one option changed. */
+static struct variant variant_with(const char *name, const char *key, const char *value) {
+    struct variant v = *variant_by_name(name);
+    char err[200];
+    CHECK(variant_set_option(&v, key, value, err, sizeof err));
+    return v;
+}
+
+/* The real-game files replay in full with the counts of docs/data.md (repetition off). */
+static void test_real_games(void) {
+    struct variant cph = variant_with("copenhagen", "repetition", "none");
+    struct variant bra = variant_with("brandubh", "repetition", "none");
+    struct tally t = {0};
+    char err[600];
+    CHECK(records_scan(HNEFI_TEST_DATA "/copenhagen-games.csv.zst", &cph, false, tally_record, &t,
+                       NULL, NULL, err, sizeof err));
+    CHECK_EQ_INT(t.games, 1752);
+    CHECK_EQ_INT(t.plies, 87274);
+    CHECK_EQ_INT(t.status[RESULT_ATTACKERS], 754);
+    CHECK_EQ_INT(t.status[RESULT_DEFENDERS], 960);
+    CHECK_EQ_INT(t.status[RESULT_DRAW], 7);
+    CHECK_EQ_INT(t.status[RESULT_NONE], 31);
+    CHECK_EQ_INT(t.timeouts, 273);
+    CHECK_EQ_INT(t.extended, 0);
+    memset(&t, 0, sizeof t);
+    CHECK(records_scan(HNEFI_TEST_DATA "/brandubh-games.csv.zst", &bra, false, tally_record, &t,
+                       NULL, NULL, err, sizeof err));
+    CHECK_EQ_INT(t.games, 525);
+    CHECK_EQ_INT(t.plies, 11226);
+    CHECK_EQ_INT(t.status[RESULT_ATTACKERS], 208);
+    CHECK_EQ_INT(t.status[RESULT_DEFENDERS], 308);
+    CHECK_EQ_INT(t.timeouts, 11);
+    /* with Copenhagen's own repetition rule a replay meets a repeated position: refused */
+    memset(&t, 0, sizeof t);
+    CHECK(!records_scan(HNEFI_TEST_DATA "/copenhagen-games.csv.zst", NULL, false, tally_record, &t,
+                        NULL, NULL, err, sizeof err));
+    CHECK(strstr(err, "repetition") != NULL);
+}
+
+/* Fills g with the first n plies of a real game, with made-up scores from ply 2 on. */
+static void real_game(struct game_result *g, const char *line, const struct variant *v, int n) {
+    struct record *r = malloc(sizeof *r);
+    struct tafl *t = tafl_new(v);
+    char err[300];
+    CHECK(records_parse(line, strlen(line), v, r, t, err, sizeof err));
+    memset(g, 0, sizeof *g);
+    g->n = n < r->n ? n : r->n;
+    memcpy(g->moves, r->moves, (size_t)g->n * sizeof(move_t));
+    g->result = g->n == r->n ? (uint8_t)t->result : RESULT_NONE;
+    g->reason = g->n == r->n ? t->reason : END_NONE;
+    g->end = GAME_END_RULES;
+    for (int i = 0; i < g->n; i++) {
+        g->has_score[i] = i >= 2;
+        g->score[i] = (int16_t)(i * 7 - 50);
+    }
+    free(r);
+    tafl_free(t);
+}
+
+/* Line 61 of copenhagen-games.csv: the king escapes at k11 on the tenth ply. */
+static const char king_escapes[] = "k8-g8 h6-h8xg8 j6-j11 g6-j6 k7-k10 f6-i6 k5-i5 i6-i11xj11 "
+                                   "k10-i10 i11-k11,0,2,White";
+
+/* A game formats to the extended line and reads back the same, timeout word included. */
+static void test_round_trip(void) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct game_result *g = malloc(sizeof *g);
+    struct record *r = malloc(sizeof *r);
+    struct tafl *t = tafl_new(v);
+    real_game(g, king_escapes, v, 9);
+    CHECK_EQ_INT(g->n, 9);
+    g->result = RESULT_ATTACKERS;
+    g->end = GAME_END_TIMEOUT;
+    g->loser = SIDE_DEFENDERS;
+    g->opening_plies = 2;
+    g->index = 41;
+    const char *names[SIDE_NB] = {"alpha", "beta.2"};
+    char *line = records_format(v, g, names, t), err[300];
+    /* the defenders, to move at ply 10, lost on time: attackers win ("Black") */
+    CHECK_EQ_STR(line, "k8-g8 h6-h8xg8 j6-j11 g6-j6 k7-k10 f6-i6 k5-i5 i6-i11xj11 k10-i10 "
+                       "timeout,0,2,Black,copenhagen,alpha,beta.2,2,41,timeout\n");
+    CHECK(records_parse(line, strlen(line) - 1, v, r, t, err, sizeof err));
+    CHECK(r->extended && r->timeout);
+    CHECK_EQ_INT(r->n, 9);
+    CHECK(memcmp(r->moves, g->moves, 9 * sizeof(move_t)) == 0);
+    CHECK_EQ_INT(r->result, RESULT_ATTACKERS);
+    CHECK_EQ_INT(r->game, 41);
+    CHECK_EQ_INT(r->opening_plies, 2);
+    CHECK_EQ_INT(r->end, GAME_END_TIMEOUT);
+    CHECK_EQ_STR(r->players[0], "alpha");
+    CHECK_EQ_STR(r->players[1], "beta.2");
+    CHECK_EQ_INT(r->taken[0], 0);
+    CHECK_EQ_INT(r->taken[1], 2);
+    free(line);
+    free(g);
+    free(r);
+    tafl_free(t);
+}
+
+/* Lines that do not fit the rules are refused with a reason naming what is wrong. */
+static void test_bad_lines(void) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct record *r = malloc(sizeof *r);
+    struct tafl *t = tafl_new(v);
+    static const struct {
+        const char *line, *why;
+    } bad[] = {
+        {"h1-h3,0,0", "3 fields"},
+        {"h1-h3,0,0,Black,copenhagen,a,b,0,1,escape", "do not end so"},
+        {"h1-h3,0,0,Won", "status"},
+        {"h1-h3,x,0,Black", "capture count"},
+        {"h1-h9,0,0,Ongoing", "ply 1"},
+        {"h1-h3xh4,0,0,Ongoing", "captures"},
+        {"h1-h3,1,0,Ongoing", "capture counts"},
+        {"h1-h3 timeout e4-h4,0,0,Ongoing", "follows the word timeout"},
+        {"h1-h3,0,0,Draw,copenhagen,a,b,0,1,nonsense", "malformed"},
+        {"h1-h3,0,0,Draw,tablut,a,b,0,1,max_plies", "variant tablut"},
+        {"h1-h3,0,0,Black,copenhagen,a,b,0,1,max_plies", "does not fit"},
+        {"h1-h3,0,0,Draw,copenhagen,a,b,5,1,max_plies", "opening of 5 plies"},
+        {"h1-h3,0,0,Black,copenhagen,a,b,0,1,crash", NULL},
+    };
+    char err[300];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        bool ok = records_parse(bad[i].line, strlen(bad[i].line), v, r, t, err, sizeof err);
+        CHECK(ok == (bad[i].why == NULL));
+        if (bad[i].why && !strstr(err, bad[i].why))
+            fprintf(stderr, "  line '%s': error '%s' lacks '%s'\n", bad[i].line, err, bad[i].why);
+        if (bad[i].why) CHECK(strstr(err, bad[i].why) != NULL);
+    }
+    free(r);
+    tafl_free(t);
+}
+
+/* Writes n record frames of the escape game with game numbers 0..n-1; returns each frame end. */
+static void write_records(const char *path, int n, long *ends) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct game_result *g = malloc(sizeof *g);
+    struct tafl *t = tafl_new(v);
+    real_game(g, king_escapes, v, 9);
+    g->result = RESULT_DRAW;
+    g->end = GAME_END_DRAW_AGREED;
+    unlink(path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const char *names[SIDE_NB] = {"a", "b"};
+    char err[200];
+    for (int i = 0; i < n; i++) {
+        g->index = i;
+        char *line = records_format(v, g, names, t);
+        CHECK(zio_append_frame(fd, line, strlen(line), false, err, sizeof err));
+        free(line);
+        ends[i] = lseek(fd, 0, SEEK_END);
+    }
+    close(fd);
+    free(g);
+    tafl_free(t);
+}
+
+/* Appends raw bytes to a file. */
+static void append_bytes(const char *path, const void *bytes, size_t n) {
+    int fd = open(path, O_WRONLY | O_APPEND);
+    CHECK(write(fd, bytes, n) == (ssize_t)n);
+    close(fd);
+}
+
+/* Reopening: a half-written last frame is dropped and cut off; damage is refused. */
+static void test_resume_and_damage(void) {
+    const char *path = tmp_path(0, "records.zst");
+    const struct variant *v = variant_by_name("copenhagen");
+    long ends[4];
+    char note[400], err[600];
+    struct tally t = {0};
+    /* a frame cut in the middle, as a kill -9 during the write leaves it */
+    write_records(path, 4, ends);
+    CHECK(truncate(path, ends[3] - 9) == 0);
+    int fd = records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK_EQ_INT(t.games, 3);
+    CHECK(strstr(note, "half-written") != NULL);
+    CHECK_EQ_INT(file_size(path), ends[2]);
+    /* reopened again: nothing more to drop */
+    memset(&t, 0, sizeof t);
+    fd = records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err);
+    if (fd >= 0) close(fd);
+    CHECK(fd >= 0 && t.games == 3 && note[0] == '\0');
+    /* zero bytes after the last frame (a lost write) are dropped too */
+    static const char zeros[32];
+    append_bytes(path, zeros, sizeof zeros);
+    memset(&t, 0, sizeof t);
+    fd = records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err);
+    if (fd >= 0) close(fd);
+    CHECK(fd >= 0 && t.games == 3 && strstr(note, "zero bytes"));
+    CHECK_EQ_INT(file_size(path), ends[2]);
+    /* only the first two bytes of a new frame's magic */
+    static const unsigned char magic2[2] = {0x28, 0xb5};
+    append_bytes(path, magic2, 2);
+    fd = records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err);
+    if (fd >= 0) close(fd);
+    CHECK(fd >= 0 && strstr(note, "cut short"));
+    /* a flipped byte inside the middle frame: the checksum or the frame fails */
+    write_records(path, 3, ends);
+    fd = open(path, O_RDWR);
+    unsigned char byte;
+    CHECK(pread(fd, &byte, 1, ends[0] + 20) == 1);
+    byte ^= 0x55;
+    CHECK(pwrite(fd, &byte, 1, ends[0] + 20) == 1);
+    close(fd);
+    long before = file_size(path);
+    CHECK(records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err) < 0);
+    CHECK(strstr(err, "damaged") != NULL);
+    CHECK_EQ_INT(file_size(path), before); /* a damaged file is left as it is */
+    /* a sound frame holding a line that does not parse */
+    write_records(path, 2, ends);
+    fd = open(path, O_WRONLY | O_APPEND);
+    CHECK(zio_append_frame(fd, "h1-h3,0,0,Bogus\n", 16, false, err, sizeof err));
+    close(fd);
+    CHECK(records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err) < 0);
+    CHECK(strstr(err, "line 3") && strstr(err, "status"));
+    /* a file that is not zstd at all */
+    FILE *f = fopen(path, "w");
+    fputs("h1-h3,0,0,Ongoing\n", f);
+    fclose(f);
+    CHECK(records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err) < 0);
+    CHECK(strstr(err, "not a zstd record file") != NULL);
+    /* but as a plain file it reads */
+    memset(&t, 0, sizeof t);
+    CHECK(records_scan(path, v, false, tally_record, &t, NULL, NULL, err, sizeof err));
+    CHECK_EQ_INT(t.games, 1);
+    /* a missing file is created empty */
+    unlink(path);
+    fd = records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err);
+    CHECK(fd >= 0 && file_size(path) == 0);
+    if (fd >= 0) close(fd);
+}
+
+/* Counts training positions and checks them against the replayed game. */
+struct data_check {
+    const struct game_result *g;
+    const struct variant *v;
+    int64_t seen, bad;
+};
+
+/* Checks one training position against the game it came from. */
+static bool check_position(const struct datagen_pos *p, void *ctx) {
+    struct data_check *c = ctx;
+    struct tafl *t = tafl_new(c->v);
+    for (int i = 0; i < p->ply; i++) tafl_play(t, c->g->moves[i]);
+    const struct position *q = tafl_pos(t);
+    if (q->att != p->pos.att || q->def != p->pos.def || q->king_sq != p->pos.king_sq ||
+        q->side != p->pos.side || q->key != p->pos.key || p->score != c->g->score[p->ply] ||
+        p->result != c->g->result || !c->g->has_score[p->ply] || p->ply < c->g->opening_plies)
+        c->bad++;
+    c->seen++;
+    tafl_free(t);
+    return true;
+}
+
+/* Tells which games have records (games 0 and 1 do). */
+static bool two_records(int64_t game, void *ctx) {
+    (void)ctx;
+    return game == 0 || game == 1;
+}
+
+/* Training data: written, read back position by position, resumed, refused when damaged. */
+static void test_datagen(void) {
+    const char *path = tmp_path(1, "data.bin.zst");
+    const struct variant *v = variant_by_name("copenhagen");
+    struct game_result *g = malloc(sizeof *g);
+    struct tafl *t = tafl_new(v);
+    char note[400], err[600];
+    real_game(g, king_escapes, v, 10);
+    g->opening_plies = 3;
+    g->result = RESULT_DEFENDERS;
+    unlink(path);
+    int fd = datagen_open_append(path, v, two_records, NULL, note, sizeof note, err, sizeof err);
+    CHECK(fd >= 0);
+    for (int i = 0; i < 3; i++) {
+        g->index = i;
+        CHECK(datagen_write_game(fd, v, g, t, false, err, sizeof err));
+    }
+    close(fd);
+    struct data_check c = {g, v, 0, 0};
+    int64_t games, positions;
+    CHECK(datagen_read(path, v, check_position, &c, &games, &positions, err, sizeof err));
+    CHECK_EQ_INT(games, 3);
+    /* plies 3..9 are after the opening and all have scores: 7 per game */
+    CHECK_EQ_INT(positions, 21);
+    CHECK_EQ_INT(c.seen, 21);
+    CHECK_EQ_INT(c.bad, 0);
+    /* resume: game 2 has no record; as the last frame it is cut off */
+    fd = datagen_open_append(path, v, two_records, NULL, note, sizeof note, err, sizeof err);
+    CHECK(fd >= 0 && strstr(note, "game 2"));
+    if (fd >= 0) close(fd);
+    CHECK(datagen_read(path, v, NULL, NULL, &games, &positions, err, sizeof err));
+    CHECK_EQ_INT(games, 2);
+    CHECK_EQ_INT(positions, 14);
+    /* the wrong variant is refused */
+    CHECK(!datagen_read(path, variant_by_name("brandubh"), NULL, NULL, &games, &positions, err,
+                        sizeof err));
+    CHECK(strstr(err, "another variant") != NULL);
+    /* a record file is not training data */
+    long ends[2];
+    write_records(tmp_path(2, "r.zst"), 2, ends);
+    CHECK(!datagen_read(tmp_path(2, "r.zst"), v, NULL, NULL, &games, &positions, err, sizeof err));
+    CHECK(strstr(err, "not a hnefi training-data file") != NULL);
+    /* a damaged position: the king square off the board */
+    fd = open(path, O_WRONLY | O_APPEND);
+    unsigned char buf[DATAGEN_GAME_HEADER + DATAGEN_RECORD] = {0};
+    buf[8] = 1;                          /* one record */
+    buf[DATAGEN_GAME_HEADER + 32] = 200; /* king square */
+    CHECK(zio_append_frame(fd, buf, sizeof buf, false, err, sizeof err));
+    close(fd);
+    CHECK(!datagen_read(path, v, NULL, NULL, &games, &positions, err, sizeof err));
+    CHECK(strstr(err, "damaged") != NULL);
+    free(g);
+    tafl_free(t);
+}
+
+/* The 1,000 Copenhagen openings load, 40 of each length; bad opening text is refused. */
+static void test_openings(void) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct opening_set set;
+    char err[300];
+    CHECK(openings_load(&set, v, HNEFI_TEST_DATA "/openings-copenhagen.txt.zst", err, sizeof err));
+    CHECK_EQ_INT(set.count, 1000);
+    int per_length[32] = {0};
+    for (int i = 0; i < set.count; i++)
+        if (set.items[i].n < 32) per_length[set.items[i].n]++;
+    int ok_lengths = 0;
+    for (int n = 2; n <= 26; n++) ok_lengths += per_length[n] == 40;
+    CHECK_EQ_INT(ok_lengths, 25);
+    CHECK_EQ_INT(set.items[0].n, 2);
+    openings_free(&set);
+    CHECK(openings_parse(&set, v, "# comment\n\nh1h3 f4c4\n  k5-j5\n", "t", err, sizeof err));
+    CHECK_EQ_INT(set.count, 2);
+    openings_free(&set);
+    CHECK(!openings_parse(&set, v, "h1h3\nh1h3 h1h4\n", "t", err, sizeof err));
+    CHECK(strstr(err, "t line 2: ply 2") != NULL);
+    CHECK(!openings_parse(&set, v, "# nothing\n", "t", err, sizeof err));
+    CHECK(strstr(err, "no opening") != NULL);
+    CHECK(!openings_load(&set, v, tmp_path(3, "missing.txt"), err, sizeof err));
+    CHECK(strstr(err, "cannot open") != NULL);
+}
+
+/* Random openings: legal, never ending the game, the same for the same seed and index. */
+static void test_random_openings(void) {
+    const struct variant *v = variant_by_name("brandubh");
+    struct opening a, b;
+    int differ = 0;
+    for (int i = 0; i < 50; i++) {
+        CHECK(openings_random(&a, v, 12, 7, (uint64_t)i));
+        CHECK(openings_random(&b, v, 12, 7, (uint64_t)i));
+        CHECK(a.n == 12 && memcmp(a.moves, b.moves, sizeof a.moves[0] * 12) == 0);
+        CHECK(openings_random(&b, v, 12, 8, (uint64_t)i));
+        differ += memcmp(a.moves, b.moves, sizeof a.moves[0] * 12) != 0;
+        struct tafl *t = tafl_new(v);
+        char err[100];
+        for (int k = 0; k < a.n; k++) {
+            CHECK(tafl_move_legal(t, a.moves[k], err, sizeof err));
+            tafl_play(t, a.moves[k]);
+        }
+        CHECK_EQ_INT(t->result, RESULT_NONE);
+        tafl_free(t);
+    }
+    CHECK(differ >= 45);
+    CHECK(openings_random(&a, v, 0, 1, 0) && a.n == 0);
+}
+
+/* Runs the record, data and opening tests in a scratch directory. */
+int main(void) {
+    snprintf(dir, sizeof dir, "/tmp/hnefi-records-XXXXXX");
+    if (!mkdtemp(dir)) return 1;
+    test_real_games();
+    test_round_trip();
+    test_bad_lines();
+    test_resume_and_damage();
+    test_datagen();
+    test_openings();
+    test_random_openings();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return check_done();
+}

@@ -1,0 +1,134 @@
+/*
+ * Match statistics against values worked out by hand (the arithmetic is in the comments): Elo
+ * and its interval, LOS, the pentanomial LLR and the SPRT's decisions and bounds.
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "check.h"
+#include "selfplay/stats.h"
+
+/* Tells whether a and b agree to within tol. */
+static bool near(double a, double b, double tol) {
+    return fabs(a - b) <= tol;
+}
+
+/* Elo and score convert into each other; 50% is 0 Elo, 0 and 1 are infinite. */
+static void test_elo_score(void) {
+    CHECK(near(stats_elo(0.5), 0.0, 1e-12));
+    /* 0.75: -400 log10(1/0.75 - 1) = -400 log10(1/3) = 190.8485 */
+    CHECK(near(stats_elo(0.75), 190.848501887865, 1e-9));
+    CHECK(near(stats_score(stats_elo(0.3)), 0.3, 1e-12));
+    /* score(10) = 1 / (1 + 10^(-1/40)) = 0.5143872 */
+    CHECK(near(stats_score(10), 0.514387184165999, 1e-12));
+    CHECK(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
+    CHECK(isinf(stats_elo(0.0)) && stats_elo(0.0) < 0);
+    CHECK(near(stats_phi(0), 0.5, 1e-15));
+    CHECK(near(stats_phi(1.959963984540054), 0.975, 1e-12));
+}
+
+/*
+ * Pairs 1, 2, 3, 2, 2 (10 pairs): mean = (0 + 2*.25 + 3*.5 + 2*.75 + 2*1) / 10 = 0.55;
+ * variance = (.3025 + 2*.09 + 3*.0025 + 2*.04 + 2*.2025) / 10 = 0.0975; se = sqrt(.00975) =
+ * 0.0987421; Elo(0.55) = 34.860; interval Elo(0.55 -+ 1.959964*0.0987421) = Elo(0.356467) ..
+ * Elo(0.743533) = -102.619 .. 184.906; LOS = Phi(0.05 / 0.0987421) = Phi(0.506370) = 0.693701.
+ */
+static void test_penta_estimate(void) {
+    const int64_t n[STATS_PENTA] = {1, 2, 3, 2, 2};
+    struct stats_estimate e;
+    stats_penta_estimate(n, &e);
+    CHECK_EQ_INT(e.units, 10);
+    CHECK(near(e.score, 0.55, 1e-12));
+    CHECK(near(e.var, 0.0975, 1e-12));
+    CHECK(near(e.se, 0.0987420882906575, 1e-12));
+    CHECK(near(e.elo, 34.8600702875601, 1e-9));
+    CHECK(near(e.elo_lo, -102.619034006907, 1e-8));
+    CHECK(near(e.elo_hi, 184.905623156892, 1e-8));
+    CHECK(near(e.los, 0.693701423576452, 1e-9));
+}
+
+/*
+ * Games 6 won, 2 drawn, 2 lost: mean 0.7, variance (6*.09 + 2*.04 + 2*.49) / 10 = 0.16,
+ * se = 0.126491; Elo(0.7) = 147.19; interval -33.40 .. 504.03; LOS = Phi(0.2/0.126491) = 0.94308.
+ */
+static void test_wdl_estimate(void) {
+    struct stats_estimate e;
+    stats_wdl_estimate(6, 2, 2, &e);
+    CHECK_EQ_INT(e.units, 10);
+    CHECK(near(e.score, 0.7, 1e-12));
+    CHECK(near(e.var, 0.16, 1e-12));
+    CHECK(near(e.elo, 147.190714117838, 1e-9));
+    CHECK(near(e.elo_lo, -33.3993500016889, 1e-8));
+    CHECK(near(e.elo_hi, 504.03329224499, 1e-8));
+    CHECK(near(e.los, 0.943076850996671, 1e-9));
+}
+
+/* No pairs: a level estimate and a zero LLR, not a division by zero. */
+static void test_empty(void) {
+    const int64_t n[STATS_PENTA] = {0, 0, 0, 0, 0};
+    struct stats_estimate e;
+    stats_penta_estimate(n, &e);
+    CHECK_EQ_INT(e.units, 0);
+    CHECK(near(e.score, 0.5, 0) && near(e.elo, 0, 0) && near(e.los, 0.5, 0));
+    CHECK(near(stats_penta_llr(n, 0, 10), 0.0, 0));
+    /* all pairs level: zero variance, an LOS of one half */
+    const int64_t level[STATS_PENTA] = {0, 0, 7, 0, 0};
+    stats_penta_estimate(level, &e);
+    CHECK(near(e.se, 0, 0) && near(e.los, 0.5, 0) && near(e.elo, 0, 1e-12));
+}
+
+/*
+ * LLR = N (s1 - s0)(2m - s0 - s1) / (2 var). For 1, 2, 3, 2, 2 and elo0 = 0, elo1 = 10:
+ * s0 = 0.5, s1 = 0.5143872, so 10 * 0.0143872 * (1.1 - 1.0143872) / (2 * 0.0975) = 0.0631655.
+ * With empty counts (0, 1, 2, 1, 0) each empty count is 0.001 pair: N = 4.002, the mean is still
+ * 0.5, so LLR = 4.002 * 0.0143872 * (1 - 1.0143872) / (2 var) with var = (2*.0625*1 +
+ * 2*.25*.001) / 4.002 = 0.031359: -0.0132078.
+ */
+static void test_llr(void) {
+    const int64_t a[STATS_PENTA] = {1, 2, 3, 2, 2}, b[STATS_PENTA] = {0, 1, 2, 1, 0};
+    CHECK(near(stats_penta_llr(a, 0, 10), 0.0631655050447953, 1e-12));
+    CHECK(near(stats_penta_llr(b, 0, 10), -0.0132078477158475, 1e-12));
+    /* lopsided samples: far past the bounds, each in its direction */
+    const int64_t win[STATS_PENTA] = {0, 0, 10, 30, 20}, loss[STATS_PENTA] = {20, 30, 10, 0, 0};
+    CHECK(near(stats_penta_llr(win, 0, 10), 8.31593740106329, 1e-9));
+    CHECK(near(stats_penta_llr(loss, -5, 5), -8.5280080752491, 1e-9));
+}
+
+/* The bounds are log(beta/(1-alpha)) and log((1-beta)/alpha); decisions follow them. */
+static void test_sprt(void) {
+    struct sprt s;
+    char err[200];
+    CHECK(sprt_init(&s, 0, 10, 0.05, 0.05, err, sizeof err));
+    CHECK(near(s.lower, -2.94443897916644, 1e-12));
+    CHECK(near(s.upper, 2.94443897916644, 1e-12));
+    CHECK_EQ_INT(s.min_pairs, SPRT_MIN_PAIRS);
+    CHECK_EQ_INT(sprt_decide(&s, 0.0, 100), SPRT_CONTINUE);
+    CHECK_EQ_INT(sprt_decide(&s, 2.95, 100), SPRT_H1);
+    CHECK_EQ_INT(sprt_decide(&s, -2.95, 100), SPRT_H0);
+    CHECK_EQ_INT(sprt_decide(&s, 2.94, 100), SPRT_CONTINUE);
+    /* too few pairs for the normal approximation: no decision yet */
+    CHECK_EQ_INT(sprt_decide(&s, 9.0, SPRT_MIN_PAIRS - 1), SPRT_CONTINUE);
+    CHECK_EQ_INT(sprt_decide(&s, -9.0, SPRT_MIN_PAIRS - 1), SPRT_CONTINUE);
+    CHECK_EQ_INT(sprt_decide(&s, -9.0, SPRT_MIN_PAIRS), SPRT_H0);
+    /* alpha 0.1, beta 0.2: log(0.2/0.9) = -1.504077, log(0.8/0.1) = 2.079442 */
+    CHECK(sprt_init(&s, -3, 3, 0.1, 0.2, err, sizeof err));
+    CHECK(near(s.lower, -1.50407739677627, 1e-12));
+    CHECK(near(s.upper, 2.07944154167984, 1e-12));
+    /* settings that make no sense are refused with a reason */
+    CHECK(!sprt_init(&s, 0, 10, 0, 0.05, err, sizeof err) && strstr(err, "alpha"));
+    CHECK(!sprt_init(&s, 10, 10, 0.05, 0.05, err, sizeof err) && strstr(err, "elo1"));
+    CHECK(!sprt_init(&s, 5, 0, 0.05, 0.05, err, sizeof err));
+    CHECK(!sprt_init(&s, 0, 10, 0.05, 0.6, err, sizeof err));
+    CHECK(!sprt_init(&s, NAN, 10, 0.05, 0.05, err, sizeof err));
+}
+
+/* Runs the statistics tests. */
+int main(void) {
+    test_elo_score();
+    test_penta_estimate();
+    test_wdl_estimate();
+    test_empty();
+    test_llr();
+    test_sprt();
+    return check_done();
+}
