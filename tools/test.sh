@@ -3,11 +3,12 @@
 #   1. the format check (clang-format) of every C file;
 #   2. a Release build with warnings as errors, and every test through ctest;
 #   3. an address+undefined sanitizer build of the unit tests (quick sizes);
-#   4. a short libFuzzer run of each parser (clang).
+#   4. a short libFuzzer run of each parser (clang);
+#   5. an MPI build and the mpirun -np 2 self-play test (OpenMPI).
 # HNEFI_LONG=1 adds the long runs (longer fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh --fuzz
+tools/setup.sh --fuzz --mpi
 jobs=$(nproc)
 
 echo "== format check"
@@ -34,4 +35,8 @@ mkdir -p build/fuzz/corpus
 cp tests/fuzz/seeds/* build/fuzz/corpus/
 build/fuzz/tests/fuzz/fuzz_notation -max_total_time="$fuzz_seconds" -max_len=4096 \
       -print_final_stats=1 build/fuzz/corpus 2>&1 | tail -n 12
+echo "== MPI build and self-play over two ranks"
+cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=Release -DHNEFI_WERROR=ON -DHNEFI_MPI=ON >/dev/null
+cmake --build build/mpi -j"$jobs" --target hnefi test_selfplay_mpi
+ctest --test-dir build/mpi --output-on-failure -R test_selfplay_mpi
 echo "== all tests passed"
