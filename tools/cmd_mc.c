@@ -25,7 +25,8 @@ static const char cmd_mc_usage[] =
     "usage: hnefi mc <game> [options]            play a tournament between policies\n"
     "       hnefi mc <game> --advise STATE       estimate each option of the player to act\n"
     "       hnefi mc <game> --show STATE         draw a state\n"
-    "       hnefi mc <game> bench [--seconds S]  random playouts per second on one core\n"
+    "       hnefi mc <game> bench [--seconds S | --games M]\n"
+    "                                            random playouts per second on one core\n"
     "       hnefi mc saek solve [--coins N]      exact two-player solution\n"
     "       hnefi mc saek compare --policy SPEC  a policy against the two-player optimum\n"
     "       hnefi mc list                        the games and their options\n"
@@ -268,23 +269,29 @@ static int cmd_mc_list(void) {
     return 0;
 }
 
-/* bench: random playouts per second on one core, generic and fast paths. */
+/* bench: random playouts per second on one core, generic and fast paths, for S seconds of CPU
+ * or exactly M games (a fixed amount of work, for profilers and instruction counts). */
 static int cmd_mc_bench(const cmd_mc_args *a) {
     const game_def *g = a->game;
     double secs = a->seconds > 0 ? a->seconds : 2.0;
+    if (a->seconds > 0 && a->games > 0) {
+        fprintf(stderr, "hnefi mc: bench takes --seconds or --games, not both\n");
+        return 1;
+    }
     int players = a->players ? a->players : g->default_players;
     for (int fast = 0; fast <= (g->playout ? 1 : 0); fast++) {
         playout_bench_result r;
         char err[256];
-        if (playout_bench_run(g, players, a->options, fast, secs, 0, (uint64_t)a->seed, &r, err,
-                              sizeof err)) {
+        if (playout_bench_run(g, players, a->options, fast, secs, (long)a->games, (uint64_t)a->seed,
+                              &r, err, sizeof err)) {
             fprintf(stderr, "hnefi mc: %s\n", err);
             return 1;
         }
         printf("%s %d players, %s path: %ld games in %.2f s of CPU = %.0f games/s on one core, "
-               "mean length %.1f\n",
+               "mean length %.1f, checksum %016" PRIx64 "\n",
                g->name, players, fast ? "fast" : "generic", r.games, r.cpu_seconds,
-               r.games / r.cpu_seconds, (double)r.length / (double)r.games);
+               r.games / (r.cpu_seconds > 0 ? r.cpu_seconds : 1e-9),
+               (double)r.length / (double)r.games, r.checksum);
     }
     return 0;
 }

@@ -54,6 +54,7 @@ static void test_errors(void) {
     CHECK_FAILS("weeks", "eketorp", "--options", "weeks=0", "--games", "5", "--quiet");
     CHECK_FAILS("dance", "saek", "dance");
     CHECK_FAILS("--seconds", "saek", "bench", "--seconds", "-1");
+    CHECK_FAILS("not both", "saek", "bench", "--seconds", "1", "--games", "5");
     CHECK_FAILS("--data", "saek", "--data", "x.txt");
     CHECK_FAILS("no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
     /* malformed STATEs */
@@ -117,6 +118,11 @@ static void test_runs(void) {
     /* bench, solver, comparison with the optimum */
     CHECK_EQ_INT(run("saek", "bench", "--seconds", "0.05", NULL), 0);
     CHECK(strstr(out, "games/s") != NULL);
+    /* a fixed number of games: both paths play the same games (same length checksum) */
+    CHECK_EQ_INT(run("eketorp", "bench", "--games", "64", NULL), 0);
+    const char *c1 = strstr(out, "checksum "), *c2 = c1 ? strstr(c1 + 1, "checksum ") : NULL;
+    CHECK(strstr(out, "generic path: 64 games") && strstr(out, "fast path: 64 games"));
+    CHECK(c1 && c2 && strncmp(c1, c2, 25) == 0);
     CHECK_EQ_INT(run("saek", "solve", "--coins", "3", NULL), 0);
     CHECK(strstr(out, "first player wins with probability") != NULL);
     CHECK_EQ_INT(run("saek", "compare", "--coins", "3", "--games", "100", "--policy", "heur",
