@@ -2,6 +2,7 @@
 #include "engine/games/saek.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,27 +126,34 @@ static inline void saek_raid(saek_state *s, int sum) {
     if (--s->rolls == 0) saek_end_turn(s);
 }
 
-/* Takes the coin at board location l (a ship or the longship) for the mover. */
-static inline void saek_take_location(saek_state *s, int l) {
-    if (l == SAEK_LONGSHIP) {
-        s->longship--;
-    } else {
-        s->ships &= (uint8_t) ~(1u << l);
+/* Takes the board coins of raid-7 collection a (not a robbery) off the ships and the longship;
+ * returns how many were taken. */
+static inline int saek_collect_board(int a, unsigned *ships, int *longship) {
+    if (a == SAEK_ACT_NONE) return 0;
+    int loc[2] = {a >= SAEK_ACT_ONE ? a - SAEK_ACT_ONE : (a - SAEK_ACT_PAIR) / 9,
+                  (a - SAEK_ACT_PAIR) % 9};
+    int n = a >= SAEK_ACT_ONE ? 1 : 2;
+    for (int i = 0; i < n; i++) {
+        if (loc[i] == SAEK_LONGSHIP)
+            --*longship;
+        else
+            *ships &= ~(1u << loc[i]);
     }
-    s->coins[s->to_move]++;
+    return n;
 }
 
 /* Applies a raid-7 collection, then the repeat raid roll follows. */
 static inline void saek_collect(saek_state *s, int a) {
     if (a >= SAEK_ACT_OPP) {
-        int q = a - SAEK_ACT_OPP;
-        s->coins[q]--;
+        s->coins[a - SAEK_ACT_OPP]--;
         s->coins[s->to_move]++;
-    } else if (a >= SAEK_ACT_ONE) {
-        saek_take_location(s, a - SAEK_ACT_ONE);
-    } else if (a != SAEK_ACT_NONE) {
-        saek_take_location(s, (a - SAEK_ACT_PAIR) / 9);
-        saek_take_location(s, (a - SAEK_ACT_PAIR) % 9);
+    } else {
+        unsigned ships = s->ships;
+        int longship = s->longship;
+        s->coins[s->to_move] =
+            (int16_t)(s->coins[s->to_move] + saek_collect_board(a, &ships, &longship));
+        s->ships = (uint8_t)ships;
+        s->longship = (int16_t)longship;
     }
     s->phase = SAEK_RAID;
 }
@@ -203,55 +211,58 @@ static int saek_legal_raid7(const saek_state *s, int *acts) {
     return n;
 }
 
-/* Number of opponents the mover may rob (alive, with a coin). */
-static inline int saek_robbable(const saek_state *s) {
-    int n = 0;
-    for (int q = 0; q < s->nplayers; q++)
-        n += (q != s->to_move) & (s->alive >> q & 1) & (s->coins[q] > 0);
-    return n;
+/* Bit q set: opponent q of the mover may be robbed after a raid 7 (still in, with a coin). */
+static inline unsigned saek_rob_mask(const int16_t *coins, int alive, int mover) {
+    unsigned rob = 0;
+    for (int q = 0; q < SAEK_MAX_PLAYERS; q++) rob |= (unsigned)(coins[q] > 0) << q;
+    return rob & (unsigned)alive & ~(1u << mover);
 }
 
 /* Number of board collections after a raid 7 (the board part of saek_legal_raid7's list). */
-static inline int saek_raid7_board_count(const saek_state *s) {
-    int m = __builtin_popcount(s->ships), l = s->longship;
+static inline int saek_raid7_board_count(unsigned ships, int l) {
+    int m = __builtin_popcount(ships);
     if (m + l < 2) return 1;
     return m * (m - 1) / 2 + (l >= 1) * m + (l >= 2);
 }
 
-/* The k-th entry of saek_legal_raid7's list, found without writing the list. */
-static inline int saek_raid7_kth(const saek_state *s, int k) {
-    int l = s->longship;
-    int nb = saek_raid7_board_count(s);
-    if (k < nb) {
-        int board = __builtin_popcount(s->ships) + l;
-        if (board < 2)
-            return board ? SAEK_ACT_ONE + (l ? SAEK_LONGSHIP : __builtin_ctz(s->ships))
-                         : SAEK_ACT_NONE;
-        unsigned rest = s->ships;
-        while (rest) {
-            int i = __builtin_ctz(rest);
-            rest &= rest - 1;
-            int later = __builtin_popcount(rest), block = later + (l >= 1);
-            if (k < block) {
-                if (k == later) return SAEK_ACT_PAIR + i * 9 + SAEK_LONGSHIP;
-                unsigned r = rest;
-                for (int t = 0; t < k; t++) r &= r - 1;
-                return SAEK_ACT_PAIR + i * 9 + __builtin_ctz(r);
-            }
-            k -= block;
-        }
-        return SAEK_ACT_PAIR + SAEK_LONGSHIP * 9 + SAEK_LONGSHIP;
+/* The k-th entry of saek_legal_raid7's list for this board and these robbable opponents, found
+ * without writing the list. */
+static inline int saek_raid7_kth(unsigned ships, int l, unsigned rob, int k) {
+    int nb = saek_raid7_board_count(ships, l);
+    if (k >= nb) {
+        /* the (k - nb)-th robbable opponent, in seat order */
+        for (k -= nb; k > 0; k--) rob &= rob - 1;
+        return rob ? SAEK_ACT_OPP + __builtin_ctz(rob) : SAEK_ACT_NONE;
     }
-    k -= nb;
-    for (int q = 0; q < s->nplayers; q++)
-        if (q != s->to_move && (s->alive >> q & 1) && s->coins[q] > 0 && k-- == 0)
-            return SAEK_ACT_OPP + q;
-    return SAEK_ACT_NONE;
+    int board = __builtin_popcount(ships) + l;
+    if (board < 2)
+        return board ? SAEK_ACT_ONE + (l ? SAEK_LONGSHIP : __builtin_ctz(ships)) : SAEK_ACT_NONE;
+    unsigned rest = ships;
+    while (rest) {
+        int i = __builtin_ctz(rest);
+        rest &= rest - 1;
+        int later = __builtin_popcount(rest), block = later + (l >= 1);
+        if (k < block) {
+            if (k == later) return SAEK_ACT_PAIR + i * 9 + SAEK_LONGSHIP;
+            unsigned r = rest;
+            for (int t = 0; t < k; t++) r &= r - 1;
+            return SAEK_ACT_PAIR + i * 9 + __builtin_ctz(r);
+        }
+        k -= block;
+    }
+    return SAEK_ACT_PAIR + SAEK_LONGSHIP * 9 + SAEK_LONGSHIP;
+}
+
+/* Number of raid-7 collections open to the mover (the length of saek_legal_raid7's list). */
+static inline int saek_raid7_count(const saek_state *s) {
+    unsigned rob = saek_rob_mask(s->coins, s->alive, s->to_move);
+    return saek_raid7_board_count(s->ships, s->longship) + __builtin_popcount(rob);
 }
 
 /* The k-th raid-7 collection as the fast playout finds it (tests compare it with legal()). */
 int saek_raid7_action(const saek_state *s, int k) {
-    return saek_raid7_kth(s, k);
+    unsigned rob = saek_rob_mask(s->coins, s->alive, s->to_move);
+    return saek_raid7_kth(s->ships, s->longship, rob, k);
 }
 
 /* Lists legal actions or chance outcomes. */
@@ -361,56 +372,162 @@ static int saek_players(const void *st) {
     return ((const saek_state *)st)->nplayers;
 }
 
-/* Plays uniformly random actions to the end (the same draws as game_playout_random). The work
- * is done on local copies of the state and generator, which the compiler keeps close; trading
- * rolls run in a tight loop and a raid runs straight through, without a dispatch per step. */
+/* Applies one uniformly random step exactly as game_step_random does for this game. */
+static inline void saek_step_random(saek_state *s, game_rng *rng) {
+    if (s->phase == SAEK_VDICE)
+        saek_apply_inline(s, (int)rng_below(rng, 3));
+    else if (s->phase == SAEK_RAID7)
+        saek_collect(s, saek_raid7_action(s, (int)rng_below(rng, (uint32_t)saek_raid7_count(s))));
+    else
+        saek_apply_inline(s, saek_sample_inline(s, rng));
+}
+
+/*
+ * What a 2D6 roll does to the board, by the index 0..35 that saek_roll36 turns into the sum:
+ * bits 0-7 the ships it takes a coin from (its own ship, or every ship for 2 and 12), bits 8-15
+ * the ship a trading roll puts a coin on when empty, bits 16-31 all set for 2 and 12 (a raid
+ * sweep also empties the longship). A 7 does nothing to the board: its entry is 0.
+ */
+static const uint32_t saek_roll_effect[36] = {
+#define SAEK_FX(sum)                                                                               \
+    ((sum) == 7                  ? 0u                                                              \
+     : (sum) == 2 || (sum) == 12 ? 0xffff00ffu                                                     \
+                                 : (uint32_t)saek_ship_bit[sum] * 0x101u)
+    SAEK_FX(2), SAEK_FX(3), SAEK_FX(4), SAEK_FX(5),  SAEK_FX(6),  SAEK_FX(7),
+    SAEK_FX(3), SAEK_FX(4), SAEK_FX(5), SAEK_FX(6),  SAEK_FX(7),  SAEK_FX(8),
+    SAEK_FX(4), SAEK_FX(5), SAEK_FX(6), SAEK_FX(7),  SAEK_FX(8),  SAEK_FX(9),
+    SAEK_FX(5), SAEK_FX(6), SAEK_FX(7), SAEK_FX(8),  SAEK_FX(9),  SAEK_FX(10),
+    SAEK_FX(6), SAEK_FX(7), SAEK_FX(8), SAEK_FX(9),  SAEK_FX(10), SAEK_FX(11),
+    SAEK_FX(7), SAEK_FX(8), SAEK_FX(9), SAEK_FX(10), SAEK_FX(11), SAEK_FX(12),
+#undef SAEK_FX
+};
+
+/* The seat after each seat q among the players still in (4 bits per seat). */
+static inline uint32_t saek_next_table(int np, int alive) {
+    uint32_t next = 0;
+    for (int q = 0; q < np; q++) {
+        int r = q;
+        do {
+            if (++r == np) r = 0;
+        } while (!(alive >> r & 1) && r != q);
+        next |= (uint32_t)r << (4 * q);
+    }
+    return next;
+}
+
+/*
+ * Plays whole turns from the start of a trading turn to the end of the game with uniformly
+ * random choices, drawing exactly what game_playout_random draws. Everything lives in locals:
+ * a trading roll is one table entry applied without branches (the roller's coin change is the
+ * coins taken minus the coin put), the next seat comes from a packed table, and a raid runs
+ * straight through. Only a 7 and an expulsion leave the straight path.
+ */
+static inline void saek_play_turns(saek_state *st, game_rng *rng_io) {
+    game_rng rng = *rng_io;
+    int np = st->nplayers, p = st->to_move, alive = st->alive, first_out = st->first_out;
+    int longship = st->longship, turns = st->turns, rolls = st->rolls, dice = st->dice;
+    int cap = st->opt_maxturns > 0 ? st->opt_maxturns : INT_MAX;
+    unsigned ships = st->ships;
+    int16_t c[SAEK_MAX_PLAYERS];
+    for (int q = 0; q < SAEK_MAX_PLAYERS; q++) c[q] = st->coins[q];
+    uint32_t next = saek_next_table(np, alive);
+    for (;;) {
+        uint32_t fx = saek_roll_effect[rng_below(&rng, 36)];
+        int expel = 0;
+        turns++;
+        if (__builtin_expect(fx != 0, 1)) {
+            /* a ship or a sweep: take the coins, or put one on an empty ship */
+            unsigned take = ships & fx & 0xffu, put = ~ships & (fx >> 8) & 0xffu;
+            if (__builtin_expect((put != 0) & (c[p] == 0), 0)) {
+                expel = 1;
+            } else {
+                c[p] = (int16_t)(c[p] + __builtin_popcount(take) - (put != 0));
+                ships ^= take | put;
+            }
+        } else if (c[p] == 0) {
+            expel = 1; /* cannot pay for the raid */
+        } else {
+            /* a 7: pay the raid, the Viking dice and their X coins, then the raid rolls */
+            c[p]--;
+            longship++;
+            int owed = 1;
+            if (st->opt_vikingdice) {
+                dice = (int)rng_below(&rng, 3);
+                if (dice) {
+                    int shields = __builtin_popcount(rng_below(&rng, 1u << dice));
+                    int x = dice - shields;
+                    if (__builtin_expect(c[p] < x, 0)) {
+                        longship += c[p];
+                        c[p] = 0;
+                        expel = 1;
+                    } else {
+                        c[p] = (int16_t)(c[p] - x);
+                        longship += x;
+                        owed = 1 + shields;
+                    }
+                }
+            }
+            if (!expel) {
+                rolls = owed;
+                while (owed > 0) {
+                    fx = saek_roll_effect[rng_below(&rng, 36)];
+                    if (fx == 0) {
+                        /* a 7 in the raid: collect, then roll again (the roll is not used up) */
+                        unsigned rob = saek_rob_mask(c, alive, p);
+                        uint32_t n = (uint32_t)(saek_raid7_board_count(ships, longship) +
+                                                __builtin_popcount(rob));
+                        int a = saek_raid7_kth(ships, longship, rob, (int)rng_below(&rng, n));
+                        if (a >= SAEK_ACT_OPP) {
+                            c[a - SAEK_ACT_OPP]--;
+                            c[p]++;
+                        } else {
+                            c[p] = (int16_t)(c[p] + saek_collect_board(a, &ships, &longship));
+                        }
+                        continue;
+                    }
+                    /* a ship roll takes its coin if it has one; 2 and 12 sweep the board */
+                    unsigned take = ships & fx & 0xffu;
+                    int sweep = -(int)(fx >> 16 & 1);
+                    c[p] = (int16_t)(c[p] + __builtin_popcount(take) + (longship & sweep));
+                    longship &= ~sweep;
+                    ships ^= take;
+                    owed--;
+                    rolls = owed;
+                }
+            }
+        }
+        if (__builtin_expect(expel, 0)) {
+            alive &= ~(1 << p);
+            if (first_out == 255) first_out = p;
+            if (__builtin_popcount((unsigned)alive) <= 1 || st->opt_firstout) break;
+            next = saek_next_table(np, alive);
+        }
+        /* the end of the turn */
+        rolls = 0;
+        dice = 0;
+        if (__builtin_expect(turns >= cap, 0)) break;
+        p = (int)(next >> (4 * p) & 15);
+    }
+    memcpy(st->coins, c, sizeof c);
+    st->longship = (int16_t)longship;
+    st->ships = (uint8_t)ships;
+    st->alive = (uint8_t)alive;
+    st->to_move = (uint8_t)p;
+    st->first_out = (uint8_t)first_out;
+    st->phase = SAEK_OVER;
+    st->rolls = (uint8_t)rolls;
+    st->dice = (uint8_t)dice;
+    st->turns = turns;
+    *rng_io = rng;
+}
+
+/* Plays uniformly random actions to the end (the same draws as game_playout_random): a turn in
+ * progress is finished step by step, then whole turns run in saek_play_turns. */
 static int saek_playout(void *st, game_rng *rng_out) {
     saek_state s = *(saek_state *)st;
     game_rng rng = *rng_out;
-    if (s.phase == SAEK_START) saek_apply_inline(&s, saek_sample_inline(&s, &rng));
-    while (s.phase != SAEK_OVER) {
-        if (s.phase == SAEK_ROLL) {
-            /* the common case in registers: ship rolls that need no expulsion */
-            int p = s.to_move, np = s.nplayers, alive = s.alive, ships = s.ships;
-            int turns = s.turns, cap = s.opt_maxturns ? s.opt_maxturns : 1 << 30;
-            int sum, next[SAEK_MAX_PLAYERS];
-            for (int q = 0; q < np; q++) {
-                int r = q;
-                do {
-                    if (++r == np) r = 0;
-                } while (!(alive >> r & 1) && r != q);
-                next[q] = r;
-            }
-            for (;;) {
-                sum = saek_roll36[rng_below(&rng, 36)];
-                int bit = saek_ship_bit[sum];
-                if (__builtin_expect(!bit, 0) || turns + 1 >= cap) break;
-                int has = (ships & bit) != 0;
-                if (__builtin_expect(!has && s.coins[p] == 0, 0)) break;
-                s.coins[p] = (int16_t)(s.coins[p] + 2 * has - 1);
-                ships ^= bit;
-                turns++;
-                p = next[p];
-            }
-            s.to_move = (uint8_t)p;
-            s.ships = (uint8_t)ships;
-            s.turns = turns;
-            saek_trade(&s, sum);
-        }
-        if (s.phase == SAEK_VDICE) saek_apply_inline(&s, (int)rng_below(&rng, 3));
-        if (s.phase == SAEK_VROLL)
-            saek_viking_dice(&s, __builtin_popcount(rng_below(&rng, 1u << s.dice)));
-        for (;;) {
-            if (s.phase == SAEK_RAID) {
-                saek_raid(&s, saek_roll36[rng_below(&rng, 36)]);
-            } else if (s.phase == SAEK_RAID7) {
-                uint32_t n = (uint32_t)(saek_raid7_board_count(&s) + saek_robbable(&s));
-                saek_collect(&s, saek_raid7_kth(&s, (int)rng_below(&rng, n)));
-            } else {
-                break;
-            }
-        }
-    }
+    while (s.phase != SAEK_ROLL && s.phase != SAEK_OVER) saek_step_random(&s, &rng);
+    if (s.phase == SAEK_ROLL) saek_play_turns(&s, &rng);
     *(saek_state *)st = s;
     *rng_out = rng;
     return s.turns;

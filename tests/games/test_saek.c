@@ -2,6 +2,7 @@
 #include "engine/games/saek.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "tests/check.h"
 
@@ -292,6 +293,7 @@ static void test_invariants(void) {
             CHECK(ok);
             saek_game.playout(&b, &r2);
             CHECK(memcmp(&a, &b, sizeof a) == 0);
+            CHECK(memcmp(&r1, &r2, sizeof r1) == 0);
             CHECK_EQ_INT(__builtin_popcount(a.alive), 1);
             double share[6], sum = 0;
             saek_game.result(&a, share);
@@ -332,6 +334,45 @@ static void test_invariants(void) {
         chi += (cnt[k] - e) * (cnt[k] - e) / e;
     }
     CHECK(chi < 29.6); /* 10 degrees of freedom, p = 0.001 */
+}
+
+/* The fast playout plays exactly the generic interface's game, generator included, under every
+ * option and from any point of a turn: few coins (many expulsions), no Viking dice, the game
+ * ending at the first expulsion, and turn caps that stop games part-way. */
+static void test_fast_stress(void) {
+    int games = getenv("HNEFI_QUICK") ? 4000 : 40000;
+    int same = 0, capped = 0, first_out = 0, x_expelled = 0, no_dice = 0;
+    for (int g = 0; g < games; g++) {
+        game_rng r1;
+        rng_seed(&r1, (uint64_t)(5000 + g));
+        int players = 2 + (int)rng_below(&r1, 5);
+        int coins = 1 + (int)rng_below(&r1, g % 3 ? 15 : 3);
+        int vd = (int)rng_below(&r1, 2), fo = rng_below(&r1, 4) == 0;
+        int cap = rng_below(&r1, 3) == 0 ? 1 + (int)rng_below(&r1, 60) : 0;
+        char opts[128];
+        snprintf(opts, sizeof opts, "coins=%d,vikingdice=%d,firstout=%d,maxturns=%d", coins, vd, fo,
+                 cap);
+        saek_state a;
+        if (!CHECK(saek_init(&a, players, opts, err, sizeof err) == 0)) return;
+        int stop = (int)rng_below(&r1, 80);
+        for (int k = 0; k < stop && saek_game.node(&a) != GAME_NODE_TERMINAL; k++)
+            game_step_random(&saek_game, &a, &r1);
+        saek_state b = a;
+        game_rng r2 = r1;
+        int la = game_playout_random(&saek_game, &a, &r1), lb = saek_game.playout(&b, &r2);
+        same += la == lb && memcmp(&a, &b, sizeof a) == 0 && memcmp(&r1, &r2, sizeof r1) == 0;
+        int left = __builtin_popcount(a.alive);
+        capped += cap && a.turns == cap && left > 1 && !(fo && a.first_out != 255);
+        first_out += fo && a.first_out != 255 && left > 1;
+        x_expelled += a.dice != 0; /* the game ended when an X coin could not be paid */
+        no_dice += !vd;
+    }
+    CHECK_EQ_INT(same, games);
+    /* every way a game can end was met */
+    CHECK(capped > 0);
+    CHECK(first_out > 0);
+    CHECK(x_expelled > 0);
+    CHECK(no_dice > 0);
 }
 
 /* The fast playout's raid-7 choice by index equals the legal list, in every board. */
@@ -435,6 +476,7 @@ int main(void) {
     test_viking_dice();
     test_expulsion();
     test_invariants();
+    test_fast_stress();
     test_raid7_index();
     test_text();
     test_parse_fuzz();
