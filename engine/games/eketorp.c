@@ -4,13 +4,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/games/bytemask.h"
 #include "engine/games/eketorp_text.h"
 
-/* Cards in a count array. */
+/* The seat i places clockwise after seat `base` (both below np), without a division. */
+static inline int ekt_seat(const ekt_state *s, int base, int i) {
+    int p = base + i;
+    return p >= s->np ? p - s->np : p;
+}
+
+/* Cards in a count array (index 0, which means nothing, is always 0). */
 static inline int ekt_count(const uint8_t *v) {
-    int n = 0;
-    for (int i = 1; i < EKT_VALUES; i++) n += v[i];
-    return n;
+    /* add the seven bytes in 16-bit lanes, which cannot overflow */
+    uint64_t x = byte_row(v, EKT_VALUES), lanes = 0x00ff00ff00ff00ffULL;
+    x = (x & lanes) + (x >> 8 & lanes);
+    return (int)((x * 0x0001000100010001ULL) >> 48);
+}
+
+/* Bit k set: place k of player p is below the third level. */
+static inline uint32_t ekt_open_places(const ekt_state *s, int p) {
+    /* a height of 3 (the most) plus 125 reaches bit 7 of its byte */
+    uint64_t full =
+        ((byte_row(s->height[p], EKT_PLACES) + 0x7d7d7d7d7d7d7d7dULL) >> 7) & 0x0101010101010101ULL;
+    return ~byte_gather(full) & ((1u << EKT_PLACES) - 1);
 }
 
 /* Hospital space for a loser when the cards differ by diff. */
@@ -114,17 +130,6 @@ static void ekt_execute_orders(ekt_state *s) {
     ekt_continue(s);
 }
 
-/* Vikings on field f, and how many players they belong to. */
-static int ekt_field_crowd(const ekt_state *s, int f, int *owners) {
-    int n = 0, o = 0;
-    for (int p = 0; p < s->np; p++) {
-        n += s->field[p][f];
-        o += s->field[p][f] > 0;
-    }
-    *owners = o;
-    return n;
-}
-
 /* Tiles on field f. */
 static int ekt_field_tiles(const ekt_state *s, int f) {
     int n = 0;
@@ -132,70 +137,89 @@ static int ekt_field_tiles(const ekt_state *s, int f) {
     return n;
 }
 
-/* Bit q * 3 + side set where sections[q * 3 + side] is non-zero (18 bytes, row-major). */
-static inline uint32_t ekt_section_mask(const uint8_t *sections) {
-    uint32_t m = 0;
-    for (int i = 0; i < EKT_MAX_PLAYERS * EKT_SIDES; i++) m |= (uint32_t)(sections[i] != 0) << i;
-    return m;
-}
+/*
+ * Where the fights of the week can be, as bit masks built from the state: the fields each player
+ * has Vikings on, the siege sections each besieges (bit q * 3 + side), the contested fields
+ * (more Vikings than tiles, of at least two players) and the sections already fought.
+ */
+typedef struct ekt_fight_map {
+    uint32_t fields[EKT_MAX_PLAYERS];
+    uint32_t sections[EKT_MAX_PLAYERS];
+    uint32_t contested, done;
+} ekt_fight_map;
 
-/* Bit f set: field f holds more Vikings than tiles, of at least two players. */
-static int ekt_contested(const ekt_state *s) {
-    int mask = 0;
-    for (int f = 0; f < EKT_FIELDS; f++) {
-        int owners, crowd = ekt_field_crowd(s, f, &owners);
-        if (owners >= 2 && crowd > ekt_field_tiles(s, f)) mask |= 1 << f;
+/* Builds the fight map from the non-zero bytes of the field, siege and siege_done blocks. */
+static inline void ekt_fight_map_init(const ekt_state *s, ekt_fight_map *m) {
+    enum { ROW = EKT_MAX_PLAYERS * EKT_SIDES };
+    uint64_t field[1], siege[2], done[1];
+    byte_mask_block((const uint8_t *)s->field, sizeof s->field, field);
+    byte_mask_block((const uint8_t *)s->siege, sizeof s->siege, siege);
+    byte_mask_block((const uint8_t *)s->siege_done, sizeof s->siege_done, done);
+    uint32_t once = 0, shared = 0;
+    for (int p = 0; p < s->np; p++) {
+        m->fields[p] = (uint32_t)(field[0] >> (EKT_FIELDS * p)) & ((1u << EKT_FIELDS) - 1);
+        m->sections[p] = byte_bits_at(siege, (size_t)(ROW * p), ROW);
+        shared |= once & m->fields[p];
+        once |= m->fields[p];
     }
-    return mask;
+    /* a field of two or more players is contested when it holds more Vikings than tiles */
+    m->contested = 0;
+    for (uint32_t rest = shared; rest; rest &= rest - 1) {
+        int f = __builtin_ctz(rest), crowd = 0;
+        for (int p = 0; p < s->np; p++) crowd += s->field[p][f];
+        if (crowd > ekt_field_tiles(s, f)) m->contested |= 1u << f;
+    }
+    m->done = (uint32_t)done[0];
 }
 
-/* Lists the fights player p can name now (fields in `contested` only); returns the count. With
- * acts NULL it only says
- * whether there is one (0 or 1), stopping at the first. */
-static int ekt_fights_in(const ekt_state *s, int contested, int p, int *acts) {
+/* Bit p * 3 + side: sections of p's stronghold that someone besieges. */
+static inline uint32_t ekt_besieged(const ekt_state *s, const ekt_fight_map *m) {
+    uint32_t any = 0;
+    for (int r = 0; r < s->np; r++) any |= m->sections[r];
+    return any;
+}
+
+/* Returns 1 when player p has a fight to name. */
+static inline int ekt_has_fight(const ekt_state *s, const ekt_fight_map *m, int p) {
+    if ((m->contested & m->fields[p]) || (m->sections[p] & ~m->done)) return 1;
+    if (!s->opt_sally || s->home[p] == 0) return 0;
+    return (ekt_besieged(s, m) & ~m->done) >> (3 * p) & 7 ? 1 : 0;
+}
+
+/* Lists the fights player p can name now, from the fight map; returns the count. */
+static int ekt_fights_in(const ekt_state *s, const ekt_fight_map *m, int p, int *acts) {
     int n = 0;
-#define EKT_EMIT(a)                                                                                \
-    do {                                                                                           \
-        if (!acts) return 1;                                                                       \
-        acts[n++] = (a);                                                                           \
-    } while (0)
-    for (int f = 0; f < EKT_FIELDS; f++) {
-        if (!(contested >> f & 1) || !s->field[p][f]) continue;
+    for (uint32_t mine = m->contested & m->fields[p]; mine; mine &= mine - 1) {
+        int f = __builtin_ctz(mine);
         for (int q = 0; q < s->np; q++)
-            if (q != p && s->field[q][f]) EKT_EMIT(EKT_FIGHT_FIELD + f * 10 + q);
+            if (q != p && (m->fields[q] >> f & 1)) acts[n++] = EKT_FIGHT_FIELD + f * 10 + q;
     }
-    /* sieges by bit masks over the 18 (owner, side) sections */
-    uint32_t mine = ekt_section_mask(s->siege[p][0]);
-    if (mine) {
-        uint32_t open = mine & ~ekt_section_mask(s->siege_done[0]);
-        uint32_t other[EKT_MAX_PLAYERS];
-        for (int r = 0; r < s->np; r++) other[r] = r == p ? 0 : ekt_section_mask(s->siege[r][0]);
-        while (open) {
-            int bit = __builtin_ctz(open);
-            open &= open - 1;
-            int q = bit / EKT_SIDES, side = bit % EKT_SIDES;
-            int rivals = 0;
-            for (int r = 0; r < s->np; r++)
-                if (other[r] >> bit & 1) {
-                    EKT_EMIT(EKT_FIGHT_RIVALS + q * 100 + side * 10 + r);
-                    rivals++;
-                }
-            if (!rivals) EKT_EMIT(EKT_FIGHT_SIEGE + q * 10 + side);
-        }
+    for (uint32_t open = m->sections[p] & ~m->done; open; open &= open - 1) {
+        int bit = __builtin_ctz(open), q = bit / EKT_SIDES, side = bit % EKT_SIDES;
+        int rivals = 0;
+        for (int r = 0; r < s->np; r++)
+            if (r != p && (m->sections[r] >> bit & 1)) {
+                acts[n++] = EKT_FIGHT_RIVALS + q * 100 + side * 10 + r;
+                rivals++;
+            }
+        if (!rivals) acts[n++] = EKT_FIGHT_SIEGE + q * 10 + side;
     }
     if (s->opt_sally && s->home[p] > 0)
         for (int side = 0; side < EKT_SIDES; side++) {
-            if (s->siege_done[p][side]) continue;
+            int bit = 3 * p + side;
+            if (m->done >> bit & 1) continue;
             for (int r = 0; r < s->np; r++)
-                if (r != p && s->siege[r][p][side]) EKT_EMIT(EKT_FIGHT_SALLY + side * 10 + r);
+                if (r != p && (m->sections[r] >> bit & 1))
+                    acts[n++] = EKT_FIGHT_SALLY + side * 10 + r;
         }
-#undef EKT_EMIT
     return n;
 }
 
 /* Lists the fights player p can name now. */
 static int ekt_fights(const ekt_state *s, int p, int *acts) {
-    return ekt_fights_in(s, ekt_contested(s), p, acts);
+    ekt_fight_map m;
+    ekt_fight_map_init(s, &m);
+    return ekt_fights_in(s, &m, p, acts);
 }
 
 /* Gives each Viking on a field one tile (players in turn from the starting player, each taking
@@ -206,7 +230,7 @@ static void ekt_end_fights(ekt_state *s) {
         for (int p = 0; p < s->np; p++) waiting += left[p] = s->field[p][f];
         while (waiting > 0 && ekt_field_tiles(s, f) > 0) {
             for (int i = 0; i < s->np; i++) {
-                int p = (s->start + i) % s->np, m = EKT_MATERIALS - 1;
+                int p = ekt_seat(s, s->start, i), m = EKT_MATERIALS - 1;
                 if (!left[p]) continue;
                 while (m >= 1 && !s->ftile[f][m]) m--;
                 if (m < 1) break;
@@ -235,9 +259,8 @@ static void ekt_end_fights(ekt_state *s) {
 
 /* The unbuilt tile p builds next (the most valuable), or 0. */
 static int ekt_next_gain(const ekt_state *s, int p) {
-    for (int m = EKT_MATERIALS - 1; m >= 1; m--)
-        if (s->gain[p][m]) return m;
-    return 0;
+    uint32_t have = byte_mask_row(s->gain[p], EKT_MATERIALS) & ~1u;
+    return have ? 31 - __builtin_clz(have) : 0;
 }
 
 /* Finishes the week: healing, the next starting player, the end test. */
@@ -249,7 +272,7 @@ static void ekt_end_week(ekt_state *s) {
     }
     int done = 0;
     for (int p = 0; p < s->np; p++) done |= s->completed[p];
-    s->start = (uint8_t)((s->start + 1) % s->np);
+    s->start = (uint8_t)ekt_seat(s, s->start, 1);
     if (done || s->week >= s->weeks) {
         s->phase = EKT_OVER;
         return;
@@ -266,7 +289,7 @@ static void ekt_continue(ekt_state *s) {
         case EKT_REDEAL: {
             /* ask the next player without a 4, 5 or 6 */
             while (s->setup_next < s->np) {
-                int p = (s->start + s->setup_next) % s->np;
+                int p = ekt_seat(s, s->start, s->setup_next);
                 if (!s->redealt[p] && !s->hand[p][4] && !s->hand[p][5] && !s->hand[p][6]) return;
                 s->setup_next++;
             }
@@ -285,10 +308,11 @@ static void ekt_continue(ekt_state *s) {
             return;
         }
         case EKT_CHOOSE: {
-            int contested = ekt_contested(s);
+            ekt_fight_map m;
+            ekt_fight_map_init(s, &m);
             for (int i = 0; i < s->np; i++) {
-                int p = (s->chooser + i) % s->np;
-                if (ekt_fights_in(s, contested, p, NULL) > 0) {
+                int p = ekt_seat(s, s->chooser, i);
+                if (ekt_has_fight(s, &m, p)) {
                     s->chooser = (uint8_t)p;
                     return;
                 }
@@ -301,15 +325,13 @@ static void ekt_continue(ekt_state *s) {
                 int p = s->build_player;
                 int m = ekt_next_gain(s, p);
                 if (m) {
-                    int open = 0;
-                    for (int k = 0; k < EKT_PLACES; k++) open += s->height[p][k] < EKT_LEVELS;
-                    if (open) return;
+                    if (ekt_open_places(s, p)) return;
                     s->gain[p][m]--;
                     s->extra[p][m]++;
                     continue;
                 }
                 s->build_count++;
-                s->build_player = (uint8_t)((p + 1) % s->np);
+                s->build_player = (uint8_t)ekt_seat(s, p, 1);
             }
             ekt_end_week(s);
             return;
@@ -388,7 +410,7 @@ static void ekt_resolve(ekt_state *s, int v0, int v1) {
     }
     ekt_pick_up(s, a);
     ekt_pick_up(s, b);
-    s->chooser = (uint8_t)((s->chooser + 1) % s->np);
+    s->chooser = (uint8_t)ekt_seat(s, s->chooser, 1);
     s->phase = EKT_CHOOSE;
     ekt_continue(s);
 }
@@ -441,7 +463,7 @@ static int ekt_node(const void *st) {
 static int ekt_to_move(const void *st) {
     const ekt_state *s = st;
     switch (s->phase) {
-    case EKT_REDEAL: return (s->start + s->setup_next) % s->np;
+    case EKT_REDEAL: return ekt_seat(s, s->start, s->setup_next);
     case EKT_CHOOSE: return s->chooser;
     case EKT_EXCHANGE: return ekt_exchanger(s);
     case EKT_BUILD: return s->build_player;
@@ -481,18 +503,12 @@ static int ekt_legal(const void *st, int player, int *acts) {
     case EKT_CHOOSE: return ekt_fights(s, s->chooser, acts);
     case EKT_CARDS:
         if (player != s->fighter[0] && player != s->fighter[1]) return 0;
-        {
-            unsigned vals = 0;
-            for (int v = 1; v < EKT_VALUES; v++) vals |= (unsigned)(s->hand[player][v] != 0) << v;
-            while (vals) {
-                acts[n++] = __builtin_ctz(vals);
-                vals &= vals - 1;
-            }
-        }
+        for (uint32_t vals = byte_mask_row(s->hand[player], EKT_VALUES); vals; vals &= vals - 1)
+            acts[n++] = __builtin_ctz(vals);
         return n;
     case EKT_BUILD:
-        for (int k = 0; k < EKT_PLACES; k++)
-            if (s->height[s->build_player][k] < EKT_LEVELS) acts[n++] = k;
+        for (uint32_t open = ekt_open_places(s, s->build_player); open; open &= open - 1)
+            acts[n++] = __builtin_ctz(open);
         return n;
     default: return 0;
     }
@@ -539,7 +555,7 @@ static void ekt_apply(void *st, int a) {
         if (s->draw_then == EKT_DRAW) {
             /* the opening deal: the next player gets four cards */
             if (++s->setup_next < s->np) {
-                ekt_start_draw(s, (s->start + s->setup_next) % s->np, 4, EKT_DRAW);
+                ekt_start_draw(s, ekt_seat(s, s->start, s->setup_next), 4, EKT_DRAW);
                 return;
             }
             s->setup_next = 0;
@@ -606,9 +622,7 @@ static void ekt_apply(void *st, int a) {
         int m = ekt_next_gain(s, p);
         s->gain[p][m]--;
         s->place[p][a][s->height[p][a]++] = (uint8_t)m;
-        int full = 1;
-        for (int k = 0; k < EKT_PLACES; k++) full &= s->height[p][k] == EKT_LEVELS;
-        if (full) s->completed[p] = 1;
+        if (!ekt_open_places(s, p)) s->completed[p] = 1;
         ekt_continue(s);
         return;
     }
@@ -728,8 +742,20 @@ static int ekt_players(const void *st) {
     return ((const ekt_state *)st)->np;
 }
 
+/* The position of the k-th set bit of m (m has more than k bits set). */
+static inline int ekt_kth_bit(uint32_t m, int k) {
+    for (; k > 0; k--) m &= m - 1;
+    return __builtin_ctz(m);
+}
+
+/* A uniformly random element of the set m (bit i = element i), or GAME_NO_ACTION when empty. */
+static inline int ekt_random_bit(uint32_t m, game_rng *rng) {
+    if (!m) return GAME_NO_ACTION;
+    return ekt_kth_bit(m, (int)rng_below(rng, (uint32_t)__builtin_popcount(m)));
+}
+
 /* Plays uniformly random actions to the end, drawing exactly as game_playout_random would, but
- * computing order actions by arithmetic instead of listing them. */
+ * picking each action from bit masks or by arithmetic instead of listing them where it can. */
 static int ekt_playout(void *st, game_rng *rng) {
     ekt_state *s = st;
     int acts[GAME_MAX_ACTIONS], joint[GAME_MAX_PLAYERS];
@@ -757,18 +783,24 @@ static int ekt_playout(void *st, game_rng *rng) {
             ekt_apply_joint(s, joint);
             break;
         }
-        case EKT_CARDS:
-            for (int p = 0; p < s->np; p++) {
-                int n = ekt_legal(s, p, acts);
-                joint[p] = n > 0 ? acts[rng_below(rng, (uint32_t)n)] : GAME_NO_ACTION;
-            }
-            ekt_apply_joint(s, joint);
-            break;
-        default: {
-            int n = ekt_legal(s, ekt_to_move(s), acts);
+        case EKT_CHOOSE: {
+            int n = ekt_fights(s, s->chooser, acts);
             ekt_apply(s, acts[rng_below(rng, (uint32_t)n)]);
             break;
         }
+        case EKT_CARDS: {
+            /* the two fighters pick a card value in seat order */
+            int a = s->fighter[0], b = s->fighter[1], lo = a < b ? a : b, hi = a ^ b ^ lo;
+            int card[EKT_MAX_PLAYERS];
+            card[lo] = ekt_random_bit(byte_mask_row(s->hand[lo], EKT_VALUES), rng);
+            card[hi] = ekt_random_bit(byte_mask_row(s->hand[hi], EKT_VALUES), rng);
+            ekt_resolve(s, card[a], card[b]);
+            break;
+        }
+        case EKT_BUILD:
+            ekt_apply(s, ekt_random_bit(ekt_open_places(s, s->build_player), rng));
+            break;
+        default: ekt_apply(s, (int)rng_below(rng, 2)); break; /* redeal or exchange: no or yes */
         }
     }
 }

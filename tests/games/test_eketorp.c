@@ -530,6 +530,34 @@ static void test_random_games(void) {
     CHECK(strstr(err, "banana") != NULL);
 }
 
+/* The fast playout plays exactly the generic interface's game, generator included, from any
+ * point of a game, with every add-on and game length and 3 to 6 players. */
+static void test_fast_stress(void) {
+    int games = getenv("HNEFI_QUICK") ? 300 : 3000, same = 0, from = 0;
+    for (int g = 0; g < games; g++) {
+        game_rng r1;
+        rng_seed(&r1, (uint64_t)(77000 + g));
+        char opts[64];
+        snprintf(opts, sizeof opts, "sally=%d,rotten=%d,weeks=%d", (int)rng_below(&r1, 2),
+                 (int)rng_below(&r1, 3), 1 + (int)rng_below(&r1, 14));
+        ekt_state a;
+        if (!CHECK(ekt_init(&a, 3 + (int)rng_below(&r1, 4), opts, err, sizeof err) == 0)) return;
+        int stop = (int)rng_below(&r1, 300);
+        for (int k = 0; k < stop && ekt_game.node(&a) != GAME_NODE_TERMINAL; k++)
+            game_step_random(&ekt_game, &a, &r1);
+        from |= 1 << a.phase;
+        ekt_state b = a;
+        game_rng r2 = r1;
+        int la = game_playout_random(&ekt_game, &a, &r1), lb = ekt_game.playout(&b, &r2);
+        same += la == lb && memcmp(&a, &b, sizeof a) == 0 && memcmp(&r1, &r2, sizeof r1) == 0;
+    }
+    CHECK_EQ_INT(same, games);
+    /* started from every kind of node but the rare re-deal */
+    int want = 1 << EKT_DRAW | 1 << EKT_ITEMS | 1 << EKT_PLAN | 1 << EKT_CHOOSE |
+               1 << EKT_EXCHANGE | 1 << EKT_CARDS | 1 << EKT_BUILD | 1 << EKT_OVER;
+    CHECK_EQ_INT(from & want, want);
+}
+
 /* Damaged STATE lines are refused or, when accepted, can be played to the end. */
 static void test_parse_fuzz(void) {
     game_rng r;
@@ -585,6 +613,7 @@ int main(void) {
     test_build_and_end();
     test_data();
     test_random_games();
+    test_fast_stress();
     test_parse_fuzz();
     return check_done();
 }
