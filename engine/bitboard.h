@@ -61,9 +61,10 @@ static inline bb_t bb_sq(int sq) {
     return (bb_t)1 << sq;
 }
 
-/* Tells whether square sq is in b. */
+/* Tells whether square sq (0..127) is in b; one 64-bit half is tested, not a 128-bit shift. */
 static inline bool bb_has(bb_t b, int sq) {
-    return (b >> sq) & 1;
+    uint64_t half = sq < 64 ? bb_lo(b) : bb_hi(b);
+    return (half >> (sq & 63)) & 1;
 }
 
 /* Counts the squares in b. */

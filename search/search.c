@@ -196,17 +196,72 @@ static void score_moves(const struct thread *t, const struct position *p, const 
     }
 }
 
-/* Moves the best-scored remaining move to position i. */
-static void pick(move_t *moves, int *scores, int n, int i) {
+/*
+ * Hands out a node's moves best score first, in exactly the order of a selection sort that
+ * swaps each pick into place (ties go to the earlier position in the array as it then stands).
+ * The first picks scan the list; later ones use a tournament tree over the positions, so a node
+ * that searches every move costs n log n instead of n * n.
+ */
+struct picker {
+    move_t *moves;
+    int *scores;
+    int n, next;
+    int size;                   /* leaves of the tree (a power of two), 0 before it is built */
+    int16_t win[2 * MAX_MOVES]; /* winning position below each tree node, -1 for none */
+};
+
+enum { PICK_SCANS = 2 }; /* picks made by scanning before the tree is built */
+
+/* Returns the better of two positions: the higher score, the earlier on a tie, -1 for none. */
+static inline int better(const int *scores, int a, int b) {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    return scores[b] > scores[a] || (scores[b] == scores[a] && b < a) ? b : a;
+}
+
+/* Recomputes the tree nodes above position pos. */
+static inline void picker_update(struct picker *mp, int pos) {
+    for (int k = (mp->size + pos) / 2; k >= 1; k /= 2)
+        mp->win[k] = (int16_t)better(mp->scores, mp->win[2 * k], mp->win[2 * k + 1]);
+}
+
+/* Builds the tree over the positions from first on. */
+static void picker_build(struct picker *mp, int first) {
+    mp->size = 1;
+    while (mp->size < mp->n) mp->size *= 2;
+    for (int i = 0; i < mp->size; i++)
+        mp->win[mp->size + i] = (int16_t)(i >= first && i < mp->n ? i : -1);
+    for (int k = mp->size - 1; k >= 1; k--)
+        mp->win[k] = (int16_t)better(mp->scores, mp->win[2 * k], mp->win[2 * k + 1]);
+}
+
+/* Returns the next move (MOVE_NONE when done) with its score in *score. */
+static move_t picker_next(struct picker *mp, int *score) {
+    int i = mp->next;
+    if (i >= mp->n) return MOVE_NONE;
+    mp->next++;
     int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[best]) best = j;
-    move_t m = moves[i];
-    int sc = scores[i];
-    moves[i] = moves[best];
-    scores[i] = scores[best];
-    moves[best] = m;
-    scores[best] = sc;
+    if (i < PICK_SCANS) {
+        for (int j = i + 1; j < mp->n; j++)
+            if (mp->scores[j] > mp->scores[best]) best = j;
+    } else {
+        if (!mp->size) picker_build(mp, i);
+        best = mp->win[1];
+    }
+    move_t m = mp->moves[i];
+    int sc = mp->scores[i];
+    mp->moves[i] = mp->moves[best];
+    mp->scores[i] = mp->scores[best];
+    mp->moves[best] = m;
+    mp->scores[best] = sc;
+    if (mp->size) {
+        /* position i is handed out; position best now holds what stood at i */
+        mp->win[mp->size + i] = -1;
+        picker_update(mp, i);
+        if (best != i) picker_update(mp, best);
+    }
+    *score = mp->scores[i];
+    return mp->moves[i];
 }
 
 /* Records a quiet move that caused a cutoff. */
@@ -317,13 +372,17 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     if (ply == 0) memcpy(moves, t->root_moves, (size_t)n * sizeof *moves);
     if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
     score_moves(t, p, moves, scores, n, tt_move, ply);
+    struct picker mp; /* not zero-initialised: the tree is large and filled when built */
+    mp.moves = moves;
+    mp.scores = scores;
+    mp.n = n;
+    mp.next = mp.size = 0;
 
     int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
-    move_t best_move = MOVE_NONE;
+    move_t best_move = MOVE_NONE, m;
     struct position child;
-    for (int i = 0; i < n; i++) {
-        pick(moves, scores, n, i);
-        move_t m = moves[i];
+    int move_score;
+    while ((m = picker_next(&mp, &move_score)) != MOVE_NONE) {
         if (ply == 0) {
             bool skip = false;
             for (int k = 0; k < t->nexcluded; k++) skip |= t->excluded[k] == m;
@@ -350,7 +409,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 bool king_area = move_from(m) == p->king_sq ||
                                  bb_has(bb_neighbours(p->king, &p->v->g), move_to(m));
                 if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
-                    scores[i] < (1 << 20))
+                    move_score < (1 << 20))
                     r = 1 + (searched >= 12) + (depth >= 8);
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 score = -search_node(t, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false,
