@@ -2,6 +2,7 @@
 #include "selfplay/report.h"
 
 #include <math.h>
+#include <string.h>
 
 enum { WIDTH = 760, PANEL_H = 190, LEFT = 70, RIGHT = 20, TOP = 40, GAP = 40, MAX_POINTS = 1000 };
 
@@ -22,20 +23,6 @@ static double py(const struct panel *p, double v) {
     if (v < p->lo) v = p->lo;
     if (v > p->hi) v = p->hi;
     return p->y0 + PANEL_H * (1 - (v - p->lo) / (p->hi - p->lo));
-}
-
-/* Escapes text for XML. */
-static void xml_text(FILE *out, const char *s) {
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", out);
-        else if (*s == '>')
-            fputs("&gt;", out);
-        else if (*s == '&')
-            fputs("&amp;", out);
-        else
-            fputc(*s, out);
-    }
 }
 
 /* Draws a panel's box, its name, its y labels (with that many decimals) and x labels. */
@@ -88,7 +75,7 @@ static void series(FILE *out, const struct panel *p, const struct match_point *p
     fprintf(out, "\"/>\n");
 }
 
-/* Writes the report of a history (sprt NULL: no SPRT panel bounds); false on a write error. */
+/* Writes the report of a history (sprt NULL: no SPRT bounds) under a plain-text title. */
 bool report_write_svg(FILE *out, const struct match_point *pts, int64_t n, const struct sprt *sprt,
                       const char *title) {
     int height = TOP + 3 * (PANEL_H + GAP) + 10;
@@ -98,7 +85,7 @@ bool report_write_svg(FILE *out, const struct match_point *pts, int64_t n, const
             "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n<text x=\"%d\" y=\"22\" "
             "font-size=\"15\">",
             WIDTH, height, WIDTH, height, WIDTH, height, LEFT);
-    xml_text(out, title);
+    for (const char *c = title; *c; c++) fputc(strchr("<>&", *c) ? ' ' : *c, out); /* no markup */
     fprintf(out, "</text>\n");
     double xmax = n > 0 ? (double)pts[n - 1].games : 2;
     int64_t step = n > MAX_POINTS ? n / MAX_POINTS : 1;

@@ -12,7 +12,10 @@
 
 #include "selfplay/match.h"
 
-/* Writes the report of a history (sprt NULL: no SPRT panel bounds); false on a write error. */
+/*
+ * Writes the report of a history (sprt NULL: no SPRT panel bounds) under a plain-text title
+ * (any <, > or & is shown as a space); false on a write error.
+ */
 bool report_write_svg(FILE *out, const struct match_point *pts, int64_t n, const struct sprt *sprt,
                       const char *title);
 

@@ -20,6 +20,7 @@
 #include "selfplay/match.h"
 #include "selfplay/records.h"
 #include "selfplay/zio.h"
+#include "test_selfplay_util.h"
 #include "tools/uci_client.h"
 
 static char dir[64];
@@ -50,35 +51,6 @@ static void two_players(struct match_config *c, struct player_spec p[2], uint64_
     c->seed = 11;
     adjudication_default(&c->adj);
     c->adj.max_plies = 300;
-}
-
-/* Reads a record file's lines, decompressed, sorted, into one string (NULL if unreadable). */
-static char *sorted_records(const char *path) {
-    char err[300];
-    size_t len;
-    char *text = zio_read_text(path, &len, err, sizeof err);
-    if (!text) return NULL;
-    int n = 0;
-    for (size_t i = 0; i < len; i++) n += text[i] == '\n';
-    char **lines = malloc((size_t)(n + 1) * sizeof *lines);
-    int k = 0;
-    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-        lines[k++] = l;
-    for (int a = 1; a < k; a++)
-        for (int b = a; b > 0 && strcmp(lines[b], lines[b - 1]) < 0; b--) {
-            char *t = lines[b];
-            lines[b] = lines[b - 1];
-            lines[b - 1] = t;
-        }
-    char *out = malloc(len + 2);
-    out[0] = '\0';
-    for (int i = 0; i < k; i++) {
-        strcat(out, lines[i]);
-        strcat(out, "\n");
-    }
-    free(lines);
-    free(text);
-    return out;
 }
 
 /* Tells whether two statuses hold the same counts for their first encounter. */
@@ -120,7 +92,7 @@ static void test_real_match(void) {
     CHECK_EQ_INT(st.played, n);
     CHECK_EQ_INT(st.nhistory, n / 2);
     /* every game is in the records once and replays */
-    char *lines = sorted_records(c.records);
+    char *lines = sorted_lines(c.records);
     int count = 0;
     for (char *s = lines; s && *s; s++) count += *s == '\n';
     CHECK_EQ_INT(count, n);
@@ -143,7 +115,7 @@ static void test_determinism(void) {
     c.records = tmp_path(1, "det3.zst");
     CHECK(match_run(&c, &b, err, sizeof err) == 0);
     CHECK(same_stats(&a, &b));
-    char *x = sorted_records(tmp_path(0, "det1.zst")), *y = sorted_records(tmp_path(1, "det3.zst"));
+    char *x = sorted_lines(tmp_path(0, "det1.zst")), *y = sorted_lines(tmp_path(1, "det3.zst"));
     CHECK(x && y && strcmp(x, y) == 0);
     free(x);
     free(y);
@@ -291,7 +263,7 @@ static void test_resume_checks(void) {
     /* an uninterrupted run of 8 games gives the same records */
     c.records = tmp_path(4, "straight.zst");
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
-    char *x = sorted_records(tmp_path(3, "other.zst")), *y = sorted_records(c.records);
+    char *x = sorted_lines(tmp_path(3, "other.zst")), *y = sorted_lines(c.records);
     CHECK(x && y && strcmp(x, y) == 0);
     free(x);
     free(y);
@@ -365,24 +337,12 @@ static void test_against_uci(void) {
     CHECK(match_run(&c, &b, err, sizeof err) == 0);
     check_books(&b, 4);
     CHECK(same_stats(&a, &b));
-    char *x = sorted_records(tmp_path(5, "inproc.zst")), *y = sorted_records(c.records);
+    char *x = sorted_lines(tmp_path(5, "inproc.zst")), *y = sorted_lines(c.records);
     CHECK(x && y && strcmp(x, y) == 0);
     free(x);
     free(y);
     match_status_free(&a);
     match_status_free(&b);
-}
-
-/* Runs a shell command; returns its exit status and its output (stdout and stderr). */
-static int run(const char *cmd, char *out, size_t outlen) {
-    char full[2048];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *f = popen(full, "r");
-    if (!f) return -1;
-    size_t n = fread(out, 1, outlen - 1, f);
-    out[n] = '\0';
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Counts the complete records of a file (a half-written last frame is not counted). */
@@ -451,7 +411,7 @@ static void test_kill_and_resume(void) {
     CHECK(write(fd, torn, sizeof torn) == (ssize_t)sizeof torn);
     close(fd);
     snprintf(cmd, sizeof cmd, "%s %s --records %s", HNEFI_BINARY, args, rec);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "dropped a half-written record") != NULL);
     CHECK(strstr(out, "resumed") != NULL);
     char want[64];
@@ -461,8 +421,8 @@ static void test_kill_and_resume(void) {
     /* the same tournament without a kill */
     unlink(clean);
     snprintf(cmd, sizeof cmd, "%s %s --records %s", HNEFI_BINARY, args, clean);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
-    char *x = sorted_records(rec), *y = sorted_records(clean);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
+    char *x = sorted_lines(rec), *y = sorted_lines(clean);
     CHECK(x && y && strcmp(x, y) == 0);
     free(x);
     free(y);
@@ -479,7 +439,7 @@ static void test_command_lines(void) {
              "%s selfplay --games 4 --tc nodes:300 --records %s --report %s --datagen %s "
              "--sprt elo0=-10,elo1=10 --progress --draw 3:5 --resign 3:600 --max-quiet 100",
              HNEFI_BINARY, rec, svg, data);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "4 of 4 games counted") && strstr(out, "SPRT elo0=-10 elo1=10"));
     CHECK(strstr(out, "4/4 games") != NULL); /* progress lines */
     char err[300];
@@ -493,23 +453,30 @@ static void test_command_lines(void) {
     CHECK_EQ_INT(games, 4);
     CHECK(positions > 8);
     snprintf(cmd, sizeof cmd, "%s games summary %s", HNEFI_BINARY, data);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "training data: 4 games") != NULL);
     /* hnefi games on the records */
     snprintf(cmd, sizeof cmd, "%s games summary %s", HNEFI_BINARY, rec);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "4 games") && strstr(out, "hnefi-a") && strstr(out, "hnefi-b"));
     snprintf(cmd, sizeof cmd, "%s games list %s --attackers hnefi-b", HNEFI_BINARY, rec);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     int lines = 0;
     for (char *s = out; *s; s++) lines += *s == '\n';
     CHECK_EQ_INT(lines, 2);
     snprintf(cmd, sizeof cmd, "%s games convert %s --to otg --game 1", HNEFI_BINARY, rec);
-    CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
     CHECK(strstr(out, "[attackers:hnefi-b]") && strstr(out, "[round:1]") && strstr(out, "1. "));
     snprintf(cmd, sizeof cmd, "%s games convert %s --to text --result draw --min-plies 1000",
              HNEFI_BINARY, rec);
-    CHECK(run(cmd, out, sizeof out) == 0 && out[0] == '\0');
+    CHECK(run_command(cmd, out, sizeof out) == 0 && out[0] == '\0');
+    /* every command explains itself */
+    static const char *const helps[] = {"selfplay --help", "match -h", "games --help"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s", HNEFI_BINARY, helps[i]);
+        CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "usage: hnefi "));
+        CHECK(strstr(out, "--variant") && !strstr(out, "--fen"));
+    }
     /* argument errors: each named, exit status 2 (1 for files that cannot be used) */
     static const struct {
         const char *args, *why;
@@ -545,7 +512,7 @@ static void test_command_lines(void) {
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s %s", HNEFI_BINARY, bad[i].args);
-        int rc = run(cmd, out, sizeof out);
+        int rc = run_command(cmd, out, sizeof out);
         bool ok = rc == bad[i].rc && strstr(out, bad[i].why);
         if (!ok) fprintf(stderr, "  '%s' gave %d: %s", bad[i].args, rc, out);
         CHECK(ok);
@@ -556,17 +523,16 @@ static void test_command_lines(void) {
     fputc('#', f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s games list %s", HNEFI_BINARY, rec);
-    CHECK(run(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
     snprintf(cmd, sizeof cmd, "%s selfplay --games 4 --tc nodes:300 --records %s", HNEFI_BINARY,
              rec);
-    CHECK(run(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
 }
 
 /* Runs the match tests in a scratch directory. */
 int main(void) {
     quick = getenv("HNEFI_QUICK") != NULL;
-    snprintf(dir, sizeof dir, "/tmp/hnefi-match-XXXXXX");
-    if (!mkdtemp(dir)) return 1;
+    if (!scratch_make(dir, "match")) return 1;
     test_real_match();
     test_determinism();
     test_faulty_engines();
@@ -577,8 +543,6 @@ int main(void) {
     test_against_uci();
     test_kill_and_resume();
     test_command_lines();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove(dir);
     return check_done();
 }

@@ -10,52 +10,14 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "selfplay/zio.h"
+#include "test_selfplay_util.h"
 
 static char dir[64];
-
-/* Runs a shell command; returns its exit status and its output (stdout and stderr). */
-static int run(const char *cmd, char *out, size_t outlen) {
-    char full[2048];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *f = popen(full, "r");
-    if (!f) return -1;
-    size_t n = fread(out, 1, outlen - 1, f);
-    out[n] = '\0';
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* Copies the statistics part of a run's output: from the encounter line to the ends line. */
 static void stats_part(const char *out, char *part, size_t len) {
     const char *a = strstr(out, "a vs b:"), *b = a ? strstr(a, "average game") : NULL;
     snprintf(part, len, "%.*s", a && b ? (int)(b - a) : 0, a ? a : "");
-}
-
-/* Returns a file's lines decompressed and sorted (NULL if unreadable). */
-static char *sorted_lines(const char *path) {
-    char err[300];
-    size_t len;
-    char *text = zio_read_text(path, &len, err, sizeof err);
-    if (!text) return NULL;
-    char **lines = malloc((len + 1) * sizeof *lines);
-    int k = 0;
-    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-        lines[k++] = l;
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && strcmp(lines[j], lines[j - 1]) < 0; j--) {
-            char *t = lines[j];
-            lines[j] = lines[j - 1];
-            lines[j - 1] = t;
-        }
-    char *out = calloc(len + 2, 1);
-    for (int i = 0; i < k; i++) {
-        strcat(out, lines[i]);
-        strcat(out, "\n");
-    }
-    free(lines);
-    free(text);
-    return out;
 }
 
 /* Runs the same tournament threaded and over two ranks and compares them. */
@@ -64,10 +26,10 @@ static void compare(const char *args, const char *tag, bool sprt) {
     snprintf(r1, sizeof r1, "%s/%s-threads.zst", dir, tag);
     snprintf(r2, sizeof r2, "%s/%s-mpi.zst", dir, tag);
     snprintf(cmd, sizeof cmd, "%s %s --concurrency 2 --records %s", HNEFI_BINARY, args, r1);
-    CHECK_EQ_INT(run(cmd, out1, sizeof out1), 0);
+    CHECK_EQ_INT(run_command(cmd, out1, sizeof out1), 0);
     snprintf(cmd, sizeof cmd, "%s -np 2 --oversubscribe %s %s --concurrency 1 --records %s",
              MPIEXEC, HNEFI_BINARY, args, r2);
-    CHECK_EQ_INT(run(cmd, out2, sizeof out2), 0);
+    CHECK_EQ_INT(run_command(cmd, out2, sizeof out2), 0);
     stats_part(out1, s1, sizeof s1);
     stats_part(out2, s2, sizeof s2);
     CHECK(s1[0] != '\0');
@@ -93,16 +55,13 @@ static void compare(const char *args, const char *tag, bool sprt) {
 int main(void) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    snprintf(dir, sizeof dir, "/tmp/hnefi-mpi-XXXXXX");
-    if (!mkdtemp(dir)) return 1;
+    if (!scratch_make(dir, "mpi")) return 1;
     compare("selfplay --games 12 --seed 9 --quiet --player name=a tc=nodes:400 --player name=b "
             "tc=nodes:1200",
             "plain", false);
     compare("selfplay --games 400 --seed 4 --quiet --sprt elo0=0,elo1=40 --player name=a "
             "tc=nodes:1500 --player name=b tc=nodes:100",
             "sprt", true);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove(dir);
     return check_done();
 }

@@ -16,6 +16,7 @@
 #include "selfplay/datagen.h"
 #include "selfplay/records.h"
 #include "selfplay/zio.h"
+#include "test_selfplay_util.h"
 
 static char dir[64];
 
@@ -59,30 +60,40 @@ static struct variant variant_with(const char *name, const char *key, const char
     return v;
 }
 
+/* What a real-game file must hold: games, plies, wins of each side, draws, unfinished, timeouts. */
+struct expected {
+    const char *file, *variant;
+    int64_t counts[7];
+};
+
 /* The real-game files replay in full with the counts of docs/data.md (repetition off). */
 static void test_real_games(void) {
-    struct variant cph = variant_with("copenhagen", "repetition", "none");
-    struct variant bra = variant_with("brandubh", "repetition", "none");
-    struct tally t = {0};
-    char err[600];
-    CHECK(records_scan(HNEFI_TEST_DATA "/copenhagen-games.csv.zst", &cph, false, tally_record, &t,
-                       NULL, NULL, err, sizeof err));
-    CHECK_EQ_INT(t.games, 1752);
-    CHECK_EQ_INT(t.plies, 87274);
-    CHECK_EQ_INT(t.status[RESULT_ATTACKERS], 754);
-    CHECK_EQ_INT(t.status[RESULT_DEFENDERS], 960);
-    CHECK_EQ_INT(t.status[RESULT_DRAW], 7);
-    CHECK_EQ_INT(t.status[RESULT_NONE], 31);
-    CHECK_EQ_INT(t.timeouts, 273);
-    CHECK_EQ_INT(t.extended, 0);
-    memset(&t, 0, sizeof t);
-    CHECK(records_scan(HNEFI_TEST_DATA "/brandubh-games.csv.zst", &bra, false, tally_record, &t,
-                       NULL, NULL, err, sizeof err));
-    CHECK_EQ_INT(t.games, 525);
-    CHECK_EQ_INT(t.plies, 11226);
-    CHECK_EQ_INT(t.status[RESULT_ATTACKERS], 208);
-    CHECK_EQ_INT(t.status[RESULT_DEFENDERS], 308);
-    CHECK_EQ_INT(t.timeouts, 11);
+    static const struct expected files[] = {
+        {"copenhagen-games.csv.zst", "copenhagen", {1752, 87274, 754, 960, 7, 31, 273}},
+        {"brandubh-games.csv.zst", "brandubh", {525, 11226, 208, 308, 2, 7, 11}},
+    };
+    char err[600], path[300];
+    struct tally t;
+    for (int i = 0; i < 2; i++) {
+        const struct expected *e = &files[i];
+        struct variant v = variant_with(e->variant, "repetition", "none");
+        memset(&t, 0, sizeof t);
+        snprintf(path, sizeof path, "%s/%s", HNEFI_TEST_DATA, e->file);
+        CHECK(records_scan(path, &v, false, tally_record, &t, NULL, NULL, err, sizeof err));
+        int64_t got[7] = {t.games,
+                          t.plies,
+                          t.status[RESULT_ATTACKERS],
+                          t.status[RESULT_DEFENDERS],
+                          t.status[RESULT_DRAW],
+                          t.status[RESULT_NONE],
+                          t.timeouts};
+        CHECK(memcmp(got, e->counts, sizeof got) == 0);
+        if (memcmp(got, e->counts, sizeof got) != 0)
+            fprintf(stderr, "  %s: %lld games %lld plies %lld/%lld/%lld/%lld %lld timeouts\n",
+                    e->file, (long long)got[0], (long long)got[1], (long long)got[2],
+                    (long long)got[3], (long long)got[4], (long long)got[5], (long long)got[6]);
+        CHECK_EQ_INT(t.extended, 0);
+    }
     /* with Copenhagen's own repetition rule a replay meets a repeated position: refused */
     memset(&t, 0, sizeof t);
     CHECK(!records_scan(HNEFI_TEST_DATA "/copenhagen-games.csv.zst", NULL, false, tally_record, &t,
@@ -421,8 +432,7 @@ static void test_random_openings(void) {
 
 /* Runs the record, data and opening tests in a scratch directory. */
 int main(void) {
-    snprintf(dir, sizeof dir, "/tmp/hnefi-records-XXXXXX");
-    if (!mkdtemp(dir)) return 1;
+    if (!scratch_make(dir, "records")) return 1;
     test_real_games();
     test_round_trip();
     test_bad_lines();
@@ -430,8 +440,6 @@ int main(void) {
     test_datagen();
     test_openings();
     test_random_openings();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove(dir);
     return check_done();
 }

@@ -52,7 +52,14 @@ static const char games_usage[] =
     "  --min-plies N / --max-plies N\n"
     "  --game N         the tournament's game N (the line number for 4-field files)\n"
     "Game options (the variant to replay in; default: the one each record names, or\n"
-    "Copenhagen; the real-game files need --rule repetition=none):\n%s";
+    "Copenhagen; the real-game files need --rule repetition=none):\n%.*s";
+
+/* Prints the usage, with the game options that choose a variant (not --fen and --moves). */
+static void print_games_usage(void) {
+    const char *fen = strstr(cli_game_usage, "  --fen");
+    printf(games_usage, fen ? (int)(fen - cli_game_usage) : (int)strlen(cli_game_usage),
+           cli_game_usage);
+}
 
 /* Tells whether a record passes the filters. */
 static bool wanted(const struct games_args *a, const struct record *r, int64_t line) {
@@ -275,7 +282,7 @@ static bool games_check(struct games_args *a) {
 static int games_parse(struct games_args *a, int argc, char **argv) {
     static const char *const actions[] = {"list", "summary", "convert"};
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        printf(games_usage, cli_game_usage);
+        print_games_usage();
         return argc < 2 ? 2 : 0;
     }
     int k = 0;
@@ -287,7 +294,7 @@ static int games_parse(struct games_args *a, int argc, char **argv) {
     a->action = (enum games_action)k;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf(games_usage, cli_game_usage);
+            print_games_usage();
             return 0;
         }
         int r = cli_game_option(&a->g, argc, argv, &i);
