@@ -67,25 +67,15 @@ static inline uint32_t byte_mask16(const uint8_t *b) {
 #endif
 }
 
-/*
- * Bit i of bits[] (64 bits a word, bits[i / 64] >> i % 64) set where b[i] is non-zero, for a
- * block of n >= 16 bytes; bits[] has (n + 63) / 64 words. The last 16-byte read is moved back
- * to end at the block's end, so nothing past it is read.
- */
-static inline void byte_mask_block(const uint8_t *b, size_t n, uint64_t *bits) {
-    for (size_t w = 0; w < (n + 63) / 64; w++) bits[w] = 0;
+/* Bit i set where b[i] is non-zero, for a block of 16 <= n <= 64 bytes. The last 16-byte read
+ * is moved back to end at the block's end, so nothing past it is read. */
+static inline uint64_t byte_mask64(const uint8_t *b, size_t n) {
+    uint64_t bits = 0;
     for (size_t i = 0; i < n; i += 16) {
         size_t at = i + 16 <= n ? i : n - 16;
-        uint64_t m = byte_mask16(b + at) >> (i - at);
-        bits[i / 64] |= m << (i % 64); /* i is a multiple of 16: never across two words */
+        bits |= (uint64_t)(byte_mask16(b + at) >> (i - at)) << i;
     }
-}
-
-/* The `len` <= 32 bits of a bit block starting at bit `at`. */
-static inline uint32_t byte_bits_at(const uint64_t *bits, size_t at, int len) {
-    uint64_t x = bits[at / 64] >> (at % 64);
-    if (at % 64 + (size_t)len > 64) x |= bits[at / 64 + 1] << (64 - at % 64);
-    return (uint32_t)x & (uint32_t)((1ULL << len) - 1);
+    return bits;
 }
 
 #endif

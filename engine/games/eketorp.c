@@ -150,15 +150,16 @@ typedef struct ekt_fight_map {
 
 /* Builds the fight map from the non-zero bytes of the field, siege and siege_done blocks. */
 static inline void ekt_fight_map_init(const ekt_state *s, ekt_fight_map *m) {
-    enum { ROW = EKT_MAX_PLAYERS * EKT_SIDES };
-    uint64_t field[1], siege[2], done[1];
-    byte_mask_block((const uint8_t *)s->field, sizeof s->field, field);
-    byte_mask_block((const uint8_t *)s->siege, sizeof s->siege, siege);
-    byte_mask_block((const uint8_t *)s->siege_done, sizeof s->siege_done, done);
+    enum { ROW = EKT_MAX_PLAYERS * EKT_SIDES, LOW = 64 / ROW * ROW };
+    const uint8_t *siege = (const uint8_t *)s->siege;
+    uint64_t field = byte_mask64((const uint8_t *)s->field, sizeof s->field);
+    /* the siege rows of players 0-2 in one word, of players 3-5 in another */
+    uint64_t low = byte_mask64(siege, LOW), high = byte_mask64(siege + LOW, sizeof s->siege - LOW);
     uint32_t once = 0, shared = 0;
     for (int p = 0; p < s->np; p++) {
-        m->fields[p] = (uint32_t)(field[0] >> (EKT_FIELDS * p)) & ((1u << EKT_FIELDS) - 1);
-        m->sections[p] = byte_bits_at(siege, (size_t)(ROW * p), ROW);
+        m->fields[p] = (uint32_t)(field >> (EKT_FIELDS * p)) & ((1u << EKT_FIELDS) - 1);
+        uint64_t rows = p < LOW / ROW ? low >> (ROW * p) : high >> (ROW * p - LOW);
+        m->sections[p] = (uint32_t)rows & ((1u << ROW) - 1);
         shared |= once & m->fields[p];
         once |= m->fields[p];
     }
@@ -169,7 +170,7 @@ static inline void ekt_fight_map_init(const ekt_state *s, ekt_fight_map *m) {
         for (int p = 0; p < s->np; p++) crowd += s->field[p][f];
         if (crowd > ekt_field_tiles(s, f)) m->contested |= 1u << f;
     }
-    m->done = (uint32_t)done[0];
+    m->done = (uint32_t)byte_mask64((const uint8_t *)s->siege_done, sizeof s->siege_done);
 }
 
 /* Bit p * 3 + side: sections of p's stronghold that someone besieges. */
@@ -196,13 +197,12 @@ static int ekt_fights_in(const ekt_state *s, const ekt_fight_map *m, int p, int 
     }
     for (uint32_t open = m->sections[p] & ~m->done; open; open &= open - 1) {
         int bit = __builtin_ctz(open), q = bit / EKT_SIDES, side = bit % EKT_SIDES;
-        int rivals = 0;
-        for (int r = 0; r < s->np; r++)
-            if (r != p && (m->sections[r] >> bit & 1)) {
-                acts[n++] = EKT_FIGHT_RIVALS + q * 100 + side * 10 + r;
-                rivals++;
-            }
+        uint32_t rivals = 0; /* bit r: r besieges the section too */
+        for (int r = 0; r < s->np; r++) rivals |= (m->sections[r] >> bit & 1) << r;
+        rivals &= ~(1u << p);
         if (!rivals) acts[n++] = EKT_FIGHT_SIEGE + q * 10 + side;
+        for (; rivals; rivals &= rivals - 1)
+            acts[n++] = EKT_FIGHT_RIVALS + q * 100 + side * 10 + __builtin_ctz(rivals);
     }
     if (s->opt_sally && s->home[p] > 0)
         for (int side = 0; side < EKT_SIDES; side++) {
@@ -260,7 +260,7 @@ static void ekt_end_fights(ekt_state *s) {
 /* The unbuilt tile p builds next (the most valuable), or 0. */
 static int ekt_next_gain(const ekt_state *s, int p) {
     uint32_t have = byte_mask_row(s->gain[p], EKT_MATERIALS) & ~1u;
-    return have ? 31 - __builtin_clz(have) : 0;
+    return 31 - __builtin_clz(have | 1); /* 0 when there is none */
 }
 
 /* Finishes the week: healing, the next starting player, the end test. */
@@ -281,6 +281,20 @@ static void ekt_end_week(ekt_state *s) {
     ekt_begin_week(s);
 }
 
+/* Passes the choice of a fight to the next player, from the chooser on, who has one (the map
+ * describes the state); returns 1, or ends the fights and returns 0 when nobody has one. */
+static int ekt_next_chooser(ekt_state *s, const ekt_fight_map *m) {
+    for (int i = 0; i < s->np; i++) {
+        int p = ekt_seat(s, s->chooser, i);
+        if (ekt_has_fight(s, m, p)) {
+            s->chooser = (uint8_t)p;
+            return 1;
+        }
+    }
+    ekt_end_fights(s);
+    return 0;
+}
+
 /* Moves the game through steps that need nobody's choice, until a chance, decision or
  * simultaneous node (or the end) is reached. */
 static void ekt_continue(ekt_state *s) {
@@ -298,11 +312,11 @@ static void ekt_continue(ekt_state *s) {
         }
         case EKT_PLAN: {
             int any = 0;
-            for (int p = 0; p < s->np; p++)
-                if (!s->plan_done[p] && s->planned[p] < s->home[p])
-                    any = 1;
-                else
-                    s->plan_done[p] = 1;
+            for (int p = 0; p < s->np; p++) {
+                int writing = !s->plan_done[p] & (s->planned[p] < s->home[p]);
+                s->plan_done[p] = (uint8_t)!writing;
+                any |= writing;
+            }
             if (any) return;
             ekt_execute_orders(s);
             return;
@@ -310,14 +324,7 @@ static void ekt_continue(ekt_state *s) {
         case EKT_CHOOSE: {
             ekt_fight_map m;
             ekt_fight_map_init(s, &m);
-            for (int i = 0; i < s->np; i++) {
-                int p = ekt_seat(s, s->chooser, i);
-                if (ekt_has_fight(s, &m, p)) {
-                    s->chooser = (uint8_t)p;
-                    return;
-                }
-            }
-            ekt_end_fights(s);
+            ekt_next_chooser(s, &m);
             return;
         }
         case EKT_BUILD: {
@@ -341,8 +348,9 @@ static void ekt_continue(ekt_state *s) {
     }
 }
 
-/* Resolves the fight in s->fight with the played card values. */
-static void ekt_resolve(ekt_state *s, int v0, int v1) {
+/* Applies the outcome of the fight in s->fight with the played card values; the choice of the
+ * next fight is then due (ekt_resolve makes it). */
+static void ekt_fight_result(ekt_state *s, int v0, int v1) {
     int a = s->fighter[0], b = s->fighter[1];
     int kind = s->fight / 1000 * 1000, rest = s->fight % 1000;
     /* the cards change hands, face down on the sheets */
@@ -412,6 +420,11 @@ static void ekt_resolve(ekt_state *s, int v0, int v1) {
     ekt_pick_up(s, b);
     s->chooser = (uint8_t)ekt_seat(s, s->chooser, 1);
     s->phase = EKT_CHOOSE;
+}
+
+/* Resolves the fight in s->fight with the played card values and moves on to the next fight. */
+static void ekt_resolve(ekt_state *s, int v0, int v1) {
+    ekt_fight_result(s, v0, v1);
     ekt_continue(s);
 }
 
@@ -642,14 +655,14 @@ static void ekt_apply_joint(void *st, const int *acts) {
         if (a == GAME_NO_ACTION || s->plan_done[p]) continue;
         if (a == EKT_PLAN_STOP) {
             s->plan_done[p] = 1;
-        } else if (a < EKT_PLAN_SIEGE) {
-            s->plan_field[p][a - EKT_PLAN_FIELD]++;
-            s->planned[p]++;
-        } else {
-            int q = (a - EKT_PLAN_SIEGE) / 3, side = (a - EKT_PLAN_SIEGE) % 3;
-            s->plan_siege[p][q][side]++;
-            s->planned[p]++;
+            continue;
         }
+        /* the order's counter: a field, or a section (q * 3 + side) of p's siege row */
+        uint8_t *field = s->plan_field[p], *siege = (uint8_t *)s->plan_siege[p];
+        uint8_t *cell =
+            a < EKT_PLAN_SIEGE ? field + (a - EKT_PLAN_FIELD) : siege + (a - EKT_PLAN_SIEGE);
+        (*cell)++;
+        s->planned[p]++;
     }
     ekt_continue(s);
 }
@@ -742,13 +755,21 @@ static int ekt_players(const void *st) {
     return ((const ekt_state *)st)->np;
 }
 
-/* The position of the k-th set bit of m (m has more than k bits set). */
+/* The position of the k-th set bit of an 8-bit mask m (m has more than k bits set), found by
+ * halving without branches. */
 static inline int ekt_kth_bit(uint32_t m, int k) {
-    for (; k > 0; k--) m &= m - 1;
-    return __builtin_ctz(m);
+    int pos = 0;
+    for (int w = 4; w >= 1; w >>= 1) {
+        int low = __builtin_popcount(m & ((1u << w) - 1)), skip = k >= low;
+        k -= skip * low;
+        m >>= skip * w;
+        pos += skip * w;
+    }
+    return pos;
 }
 
-/* A uniformly random element of the set m (bit i = element i), or GAME_NO_ACTION when empty. */
+/* A uniformly random element of the set m (bit i = element i, i < 8), or GAME_NO_ACTION when
+ * empty. */
 static inline int ekt_random_bit(uint32_t m, game_rng *rng) {
     if (!m) return GAME_NO_ACTION;
     return ekt_kth_bit(m, (int)rng_below(rng, (uint32_t)__builtin_popcount(m)));
@@ -759,7 +780,11 @@ static inline int ekt_random_bit(uint32_t m, game_rng *rng) {
 static int ekt_playout(void *st, game_rng *rng) {
     ekt_state *s = st;
     int acts[GAME_MAX_ACTIONS], joint[GAME_MAX_PLAYERS];
+    ekt_fight_map map;
+    int map_fresh = 0; /* map describes the state (set right after a fight) */
     for (;;) {
+        int have_map = map_fresh;
+        map_fresh = 0;
         switch (s->phase) {
         case EKT_OVER: return s->week;
         case EKT_DRAW:
@@ -771,20 +796,17 @@ static int ekt_playout(void *st, game_rng *rng) {
                     joint[p] = GAME_NO_ACTION;
                     continue;
                 }
+                /* the k-th order of legal(): stop, a field, or a siege of the k-th opponent's
+                 * section, whose seat is one higher from p's own on */
                 int k = (int)rng_below(rng, nopt);
-                if (k < EKT_PLAN_SIEGE) {
-                    joint[p] = k; /* stop, or a field */
-                } else {
-                    int q = (k - EKT_PLAN_SIEGE) / 3, side = (k - EKT_PLAN_SIEGE) % 3;
-                    if (q >= p) q++;
-                    joint[p] = EKT_PLAN_SIEGE + q * 3 + side;
-                }
+                joint[p] = k + 3 * (k >= EKT_PLAN_SIEGE + 3 * p);
             }
             ekt_apply_joint(s, joint);
             break;
         }
         case EKT_CHOOSE: {
-            int n = ekt_fights(s, s->chooser, acts);
+            if (!have_map) ekt_fight_map_init(s, &map);
+            int n = ekt_fights_in(s, &map, s->chooser, acts);
             ekt_apply(s, acts[rng_below(rng, (uint32_t)n)]);
             break;
         }
@@ -794,7 +816,10 @@ static int ekt_playout(void *st, game_rng *rng) {
             int card[EKT_MAX_PLAYERS];
             card[lo] = ekt_random_bit(byte_mask_row(s->hand[lo], EKT_VALUES), rng);
             card[hi] = ekt_random_bit(byte_mask_row(s->hand[hi], EKT_VALUES), rng);
-            ekt_resolve(s, card[a], card[b]);
+            /* the fight's outcome, then the next choice with a map the choice can reuse */
+            ekt_fight_result(s, card[a], card[b]);
+            ekt_fight_map_init(s, &map);
+            map_fresh = ekt_next_chooser(s, &map);
             break;
         }
         case EKT_BUILD:
