@@ -52,6 +52,9 @@ bool pipe_process_start(struct pipe_process *p, char *const argv[], const char *
     }
     close(in[0]);
     close(out[1]);
+    /* later children must not inherit our ends, or this child never sees end of input */
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC);
     p->pid = pid;
     p->to_child = in[1];
     p->from_child = out[0];

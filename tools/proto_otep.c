@@ -139,15 +139,22 @@ static void otep_on_done(const struct search_result *r, void *ctx) {
     int size = o->s->variant.size;
     if (o->mode == OTEP_ANALYZE) {
         analysis_settle(o);
-        int side = tafl_pos(o->s->search_game)->side;
-        char *text = malloc((size_t)o->nfull * (PROTO_PV_TEXT_MAX + 24) + 32);
-        if (!text) return;
-        size_t n = (size_t)sprintf(text, "analysis %d", o->nfull);
+        int side = tafl_pos(o->s->search_game)->side, keep[SEARCH_MAX_MULTIPV], k = 0;
+        /* the host shows only first moves: one line per first move */
         for (int i = 0; i < o->nfull; i++) {
+            bool again = o->full[i].pv_len == 0;
+            for (int j = 0; j < k; j++) again |= o->full[keep[j]].pv[0] == o->full[i].pv[0];
+            if (!again) keep[k++] = i;
+        }
+        char *text = malloc((size_t)k * (PROTO_PV_TEXT_MAX + 24) + 32);
+        if (!text) return;
+        size_t n = (size_t)sprintf(text, "analysis %d", k);
+        for (int i = 0; i < k; i++) {
+            const struct search_line *l = &o->full[keep[i]];
             text[n++] = ' ';
-            proto_pv_text(&o->full[i], size, true, '|', text + n, PROTO_PV_TEXT_MAX);
+            proto_pv_text(l, size, true, '|', text + n, PROTO_PV_TEXT_MAX);
             n += strlen(text + n);
-            n += (size_t)sprintf(text + n, " %d", attackers_eval(o->full[i].score, side));
+            n += (size_t)sprintf(text + n, " %d", attackers_eval(l->score, side));
         }
         proto_out("%s", text);
         free(text);

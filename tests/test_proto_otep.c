@@ -1,0 +1,392 @@
+/*
+ * Transcript tests of the OpenTafl engine protocol: hnefi otep driven through pipes the way the
+ * real OpenTafl host drives it (../shared/ref/otep.md §8): rules before hello, clock lines with a
+ * trailing space before play (or none), opponent moves without captures, a host record that
+ * disagrees with our board, error 2 and a second play, finish twice, no goodbye; the analysis
+ * flow; bad input; and full games between two hnefi engines refereed by the test, which plays the
+ * host. The engine's board is checked through `analyze 64`: on a small board its lines start
+ * with every legal move, which the test compares with its own game.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine/notation.h"
+#include "engine/tafl.h"
+#include "pipe_process.h"
+
+enum { WAIT = 30000 };
+
+#define BRANDUB                                                                                    \
+    "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+
+static char line[1 << 16];
+
+/* Starts hnefi otep with extra arguments (NULL-terminated list). */
+static bool start(struct pipe_process *p, const char *a1, const char *a2) {
+    char *argv[] = {HNEFI_BINARY, "otep", (char *)a1, (char *)a2, NULL};
+    return pipe_process_start(p, argv, NULL);
+}
+
+/* The test's own copy of the game: the variant from a rules string and the game. */
+struct host {
+    struct variant v;
+    struct tafl *t;
+};
+
+/* Sets the host's game to the start of rules; false if they do not load. */
+static bool host_init(struct host *h, const char *rules) {
+    char err[200];
+    struct position p;
+    if (!CHECK(variant_from_opentafl(&h->v, rules, err, sizeof err))) return false;
+    if (!CHECK(fen_parse(&p, &h->v, h->v.start_fen, err, sizeof err))) return false;
+    h->t = tafl_new(&h->v);
+    tafl_reset(h->t, &p);
+    return true;
+}
+
+/* Writes the host game's current position record. */
+static const char *host_record(const struct host *h) {
+    static char rec[256];
+    otn_record_write(tafl_pos(h->t), rec, sizeof rec);
+    return rec;
+}
+
+/* Checks that a `move` line is exactly `move <from>-<to>` and legal; plays it on the host game. */
+static bool check_engine_move(struct host *h, const char *l, char *mv, size_t mvlen) {
+    char err[200];
+    move_t m;
+    const char *t = l + 5;
+    bool shape = strncmp(l, "move ", 5) == 0 && strspn(t, "abcdefghijk0123456789-") == strlen(t) &&
+                 strchr(t, '-') && !strchr(t, ' ') && !strchr(t, '\r');
+    if (!check_record(shape, __FILE__, __LINE__, "move line shape")) {
+        fprintf(stderr, "    got '%s'\n", l);
+        return false;
+    }
+    if (!check_record(move_parse_legal(tafl_pos(h->t), t, &m, err, sizeof err) &&
+                          tafl_move_legal(h->t, m, err, sizeof err),
+                      __FILE__, __LINE__, "engine move legal")) {
+        fprintf(stderr, "    '%s': %s\n", t, err);
+        return false;
+    }
+    snprintf(mv, mvlen, "%s", t);
+    tafl_play(h->t, m);
+    return true;
+}
+
+/* Reads lines up to the engine's reply starting with prefix; status lines are skipped. */
+static bool reply(struct pipe_process *p, const char *prefix) {
+    for (;;) {
+        if (pipe_process_read_line(p, line, sizeof line, WAIT) != 1) return false;
+        if (strncmp(line, "status ", 7) == 0) continue;
+        if (strncmp(line, prefix, strlen(prefix)) == 0) return true;
+        fprintf(stderr, "    expected '%s...', got '%s'\n", prefix, line);
+        return false;
+    }
+}
+
+/*
+ * Asks `analyze 64` and checks the lines: odd token count, evals numbers, and the first moves
+ * exactly the legal moves of the host's game (the board has at most 64 of them).
+ */
+static void check_board(struct pipe_process *p, const struct host *h) {
+    move_t legal[MAX_MOVES];
+    int nlegal = tafl_legal_moves(h->t, legal);
+    pipe_process_send(p, "analyze 64 0.3", WAIT);
+    if (!CHECK(reply(p, "analysis "))) return;
+    char copy[1 << 16];
+    snprintf(copy, sizeof copy, "%s", line);
+    char *save = NULL, *tok = strtok_r(line, " ", &save);
+    int tokens = 0, n = -1, seen = 0;
+    bool found[MAX_MOVES] = {false};
+    for (tok = strtok_r(NULL, " ", &save); tok; tok = strtok_r(NULL, " ", &save), tokens++) {
+        if (tokens == 0) {
+            n = atoi(tok);
+            continue;
+        }
+        if (tokens % 2 == 0) {
+            char *end;
+            strtod(tok, &end);
+            CHECK(*end == 0); /* an eval */
+            continue;
+        }
+        struct move_text mt;
+        char err[200], first[64];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(tok, "|"), tok);
+        if (!CHECK(move_text_parse(first, h->v.size, &mt, err, sizeof err))) continue;
+        move_t m = move_make(mt.from, mt.to);
+        for (int i = 0; i < nlegal; i++)
+            if (legal[i] == m && !found[i]) {
+                found[i] = true;
+                seen++;
+            }
+    }
+    CHECK(tokens % 2 == 1); /* the host wants an odd count after the word */
+    CHECK_EQ_INT(n, nlegal);
+    if (!CHECK(seen == nlegal))
+        fprintf(stderr, "    %d of %d legal moves seen in %s\n", seen, nlegal, copy);
+}
+
+/* Sets both host and engine to rules with the given start record; the engine gets `rules`. */
+static bool both_rules(struct pipe_process *p, struct host *h, const char *rules) {
+    char cmd[512];
+    tafl_free(h->t);
+    if (!host_init(h, rules)) return false;
+    snprintf(cmd, sizeof cmd, "rules %s", rules);
+    return pipe_process_send(p, cmd, WAIT);
+}
+
+/* The host quirks: rules first, opponent moves without captures, resync, error 2, finish. */
+static void test_host_quirks(void) {
+    struct pipe_process p;
+    struct host h = {0};
+    char cmd[512], mv[64];
+    if (!CHECK(start(&p, "--movetime", "100"))) return;
+    /* rules arrive before our hello */
+    const char *rules = "dim:7 name:Capture surf:n atkf:y ks:w cenh: cenhe: "
+                        "start:/7/7/7/t2K3/2T4/2t4/7/";
+    CHECK(both_rules(&p, &h, rules));
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && !strcmp(line, "hello"));
+    /* we play the defenders: the opponent's a4-c4 captures c5, but the move says nothing */
+    char err[200];
+    CHECK(tafl_play_text(h.t, "a4c4", err, sizeof err));
+    CHECK(h.t->captures[0] != 0);
+    snprintf(cmd, sizeof cmd, "opponent-move a4-c4 %s", host_record(&h));
+    pipe_process_send(&p, cmd, WAIT);
+    check_board(&p, &h);
+    /* untimed: no clock line; then play */
+    pipe_process_send(&p, "play defenders", WAIT);
+    if (CHECK(reply(&p, "move ")) && check_engine_move(&h, line, mv, sizeof mv)) {
+        /* the host refuses it (error 2) and asks again: we must answer from the same board */
+        tafl_undo(h.t);
+        pipe_process_send(&p, "error 2", WAIT);
+        pipe_process_send(&p, "clock 60000 60000 0 0 0 ", WAIT);
+        pipe_process_send(&p, "play defenders", WAIT);
+        CHECK(reply(&p, "move ") && check_engine_move(&h, line, mv, sizeof mv));
+        snprintf(cmd, sizeof cmd, "move %s", host_record(&h));
+        pipe_process_send(&p, cmd, WAIT);
+    }
+    /* the opponent answers with a capture-less simple move */
+    move_t legal[MAX_MOVES];
+    if (CHECK(tafl_legal_moves(h.t, legal) > 0)) {
+        char a[SQ_NAME_MAX], b[SQ_NAME_MAX];
+        sq_name(move_from(legal[0]), h.v.size, a);
+        sq_name(move_to(legal[0]), h.v.size, b);
+        tafl_play(h.t, legal[0]);
+        snprintf(cmd, sizeof cmd, "opponent-move %s-%s %s", a, b, host_record(&h));
+        pipe_process_send(&p, cmd, WAIT);
+    }
+    /* the clock comes before play, with a trailing space and overtime marks */
+    pipe_process_send(&p, "clock 500* 60000 5 1 3 ", WAIT);
+    pipe_process_send(&p, "play defenders", WAIT);
+    CHECK(reply(&p, "move ") && check_engine_move(&h, line, mv, sizeof mv));
+    /* finish twice, and no goodbye: end of input must end the engine */
+    pipe_process_send(&p, "finish 3", WAIT);
+    pipe_process_send(&p, "finish 3", WAIT);
+    CHECK(!pipe_process_poll(&p, 300)); /* nothing more is said */
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    tafl_free(h.t);
+}
+
+/* The host's record disagrees with our board after a move (its rules have gaps): resync. */
+static void test_resync(void) {
+    struct pipe_process p;
+    struct host h = {0};
+    char cmd[512], mv[64];
+    if (!CHECK(start(&p, "--depth", "3"))) return;
+    CHECK(both_rules(&p, &h,
+                     "dim:7 name:Capture surf:n atkf:y ks:w cenh: cenhe: "
+                     "start:/7/7/7/t2K3/2T4/2t4/7/"));
+    CHECK(pipe_process_expect(&p, "hello", NULL, 0, WAIT));
+    /* a4-b4 captures nothing, yet the host's record has lost the attacker on c6 */
+    struct position after;
+    char err[200];
+    CHECK(fen_parse(&after, &h.v, "7/7/7/2d4/1a1k3/7/7 d", err, sizeof err));
+    tafl_reset(h.t, &after);
+    snprintf(cmd, sizeof cmd, "opponent-move a4-b4 %s", host_record(&h));
+    pipe_process_send(&p, cmd, WAIT);
+    check_board(&p, &h);
+    pipe_process_send(&p, "play defenders", WAIT);
+    CHECK(reply(&p, "move ") && check_engine_move(&h, line, mv, sizeof mv));
+    pipe_process_send(&p, "goodbye", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    tafl_free(h.t);
+}
+
+/* The analysis flow: rules, position, side, clock, analyze n seconds; dump fragments. */
+static void test_analysis(void) {
+    struct pipe_process p;
+    struct host h = {0};
+    if (!CHECK(start(&p, NULL, NULL))) return;
+    CHECK(both_rules(&p, &h, BRANDUB));
+    CHECK(pipe_process_expect(&p, "hello", NULL, 0, WAIT));
+    char err[200];
+    CHECK(tafl_play_text(h.t, "d2c2", err, sizeof err));
+    /* rebuild from the record with the defenders to move, as the engine will */
+    struct position pos = *tafl_pos(h.t);
+    tafl_reset(h.t, &pos);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "position %s", host_record(&h));
+    pipe_process_send(&p, cmd, WAIT);
+    pipe_process_send(&p, "side defenders", WAIT);
+    pipe_process_send(&p, "clock 30000 30000 0 0 0 ", WAIT);
+    check_board(&p, &h);
+    pipe_process_send(&p, "analyze 3 0.2", WAIT);
+    if (CHECK(reply(&p, "analysis 3 "))) {
+        int tokens = 0;
+        for (char *t = strtok(line, " "); t; t = strtok(NULL, " ")) tokens++;
+        CHECK_EQ_INT(tokens, 8);
+    }
+    /* `dump 3` arrives without a newline; the command behind it must still count */
+    snprintf(cmd, sizeof cmd, "dump 3rules %s", BRANDUB);
+    pipe_process_send(&p, cmd, WAIT);
+    tafl_free(h.t);
+    host_init(&h, BRANDUB);
+    check_board(&p, &h);
+    pipe_process_send(&p, "goodbye", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    tafl_free(h.t);
+}
+
+/* Bad input: error 0 for malformed known commands, silence for unknown ones, state kept. */
+static void test_bad_input(void) {
+    struct pipe_process p;
+    struct host h = {0};
+    if (!CHECK(start(&p, "--depth", "2"))) return;
+    CHECK(pipe_process_expect(&p, "hello", NULL, 0, WAIT));
+    CHECK(both_rules(&p, &h, BRANDUB));
+    static const struct {
+        const char *cmd, *want;
+    } cases[] = {
+        {"rules dim:13 name:Big start:/13/", "error 0 unsupported rules"},
+        {"rules dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", "error 0 unsupported rules"},
+        {"rules", "error 0 rules: missing"},
+        {"clock 1000 2000", "error 0 clock: expected 5 values"},
+        {"clock x 2000 0 0 0", "error 0 clock: bad time"},
+        {"clock 1000 2000 -1 0 0", "error 0 clock: bad overtime"},
+        {"play sideways", "error 0 play: expected"},
+        {"play", "error 0 play: expected"},
+        {"side up", "error 0 side: expected"},
+        {"position /nonsense/", "error 0 position:"},
+        {"position", "error 0 position: expected"},
+        {"analyze 0 1", "error 0 analyze: expected"},
+        {"analyze 3 -1", "error 0 analyze: expected"},
+        {"analyze 3 soon", "error 0 analyze: expected"},
+        {"opponent-move", "error 0 opponent-move: expected"},
+        {"opponent-move zz-zz", "error 0 opponent-move:"},
+        {"opponent-move d1-d9 /bad/", "error 0 position record"},
+        {"move", "error 0 move: expected"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pipe_process_send(&p, cases[i].cmd, WAIT);
+        if (!CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 &&
+                   strncmp(line, cases[i].want, strlen(cases[i].want)) == 0))
+            fprintf(stderr, "    after '%s': got '%s'\n", cases[i].cmd, line);
+    }
+    /* unknown lines and host errors are taken silently */
+    pipe_process_send(&p, "hello", WAIT);
+    pipe_process_send(&p, "frobnicate 1 2 3", WAIT);
+    pipe_process_send(&p, "error 5", WAIT);
+    pipe_process_send(&p, "dump 7", WAIT);
+    pipe_process_write(&p, "\x01\x02\xff binary\n", 11, WAIT);
+    check_board(&p, &h); /* the next line is the analysis: nothing was said in between */
+    /* a NUL byte and a megabyte line get error 0 */
+    pipe_process_write(&p, "play\0attackers\n", 15, WAIT);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && strstr(line, "NUL byte"));
+    size_t big = 1 << 20;
+    char *mega = malloc(big + 1);
+    memset(mega, 't', big);
+    memcpy(mega, "rules ", 6);
+    mega[big] = '\n';
+    CHECK(pipe_process_write(&p, mega, big + 1, WAIT));
+    free(mega);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 &&
+          strstr(line, "error 0 line of 1048576 bytes ignored"));
+    check_board(&p, &h); /* rules and board survived all of it */
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    tafl_free(h.t);
+}
+
+/* Writes a transcript line to the file named by HNEFI_TRANSCRIPT, if any. */
+static void note(FILE *f, const char *who, const char *text) {
+    if (f) fprintf(f, "%s %s\n", who, text);
+}
+
+/* Sends a host line to engine e and logs it. */
+static void host_send(struct pipe_process *e, FILE *log, int side, const char *text) {
+    char who[8];
+    snprintf(who, sizeof who, "<%c", side == SIDE_ATTACKERS ? 'A' : 'D');
+    note(log, who, text);
+    pipe_process_send(e, text, WAIT);
+}
+
+/*
+ * A full game between two hnefi otep engines, the test playing the host: rules to both, then
+ * for each turn the clock, play, the engine's move checked and confirmed with `move`, and the
+ * opponent told with a capture-less `opponent-move`; at the end finish twice and end of input.
+ * Returns the number of plies.
+ */
+static int full_game(const char *rules, const char *clock_ms, FILE *log, int max_plies) {
+    struct pipe_process e[2];
+    struct host h = {0};
+    char cmd[512], mv[64], clock[64];
+    if (!host_init(&h, rules)) return 0;
+    for (int s = 0; s < 2; s++) {
+        if (!CHECK(start(&e[s], NULL, NULL))) return 0;
+        snprintf(cmd, sizeof cmd, "rules %s", rules);
+        host_send(&e[s], log, s, cmd);
+        CHECK(pipe_process_expect(&e[s], "hello", NULL, 0, WAIT));
+    }
+    int plies = 0;
+    while (h.t->result == RESULT_NONE && plies < max_plies) {
+        int side = tafl_pos(h.t)->side;
+        struct pipe_process *me = &e[side];
+        /* a timed game: the clock before play, with OpenTafl's trailing space */
+        snprintf(clock, sizeof clock, "clock %s %s 0 0 0 ", clock_ms, clock_ms);
+        host_send(me, log, side, clock);
+        host_send(me, log, side, side == SIDE_ATTACKERS ? "play attackers" : "play defenders");
+        if (!CHECK(reply(me, "move "))) break;
+        note(log, side == SIDE_ATTACKERS ? "A>" : "D>", line);
+        if (!check_engine_move(&h, line, mv, sizeof mv)) break;
+        plies++;
+        if (h.t->result != RESULT_NONE) break; /* the host sends finish instead of move */
+        snprintf(cmd, sizeof cmd, "move %s", host_record(&h));
+        host_send(me, log, side, cmd);
+        snprintf(cmd, sizeof cmd, "opponent-move %s %s", mv, host_record(&h));
+        host_send(&e[!side], log, !side, cmd);
+    }
+    char st[96];
+    const char *fin = h.t->result == RESULT_ATTACKERS   ? "finish 2"
+                      : h.t->result == RESULT_DEFENDERS ? "finish 3"
+                      : h.t->result == RESULT_DRAW      ? "finish 1"
+                                                        : "finish 0";
+    note(log, "#", tafl_status_text(h.t->result, h.t->reason, st, sizeof st));
+    for (int s = 0; s < 2; s++) {
+        host_send(&e[s], log, s, fin);
+        host_send(&e[s], log, s, fin);
+        CHECK_EQ_INT(pipe_process_wait(&e[s], WAIT), 0); /* no goodbye: end of input */
+    }
+    tafl_free(h.t);
+    return plies;
+}
+
+int main(void) {
+    test_host_quirks();
+    test_resync();
+    test_analysis();
+    test_bad_input();
+    const char *path = getenv("HNEFI_TRANSCRIPT");
+    FILE *log = path ? fopen(path, "w") : NULL;
+    int plies = full_game(BRANDUB, "1500", log, 400);
+    printf("full Brandub game: %d plies\n", plies);
+    CHECK(plies > 0);
+    const char *copenhagen = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y "
+                             "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/"
+                             "5t5/3ttttt3/";
+    plies = full_game(copenhagen, "1000", NULL, getenv("HNEFI_QUICK") ? 16 : 60);
+    printf("Copenhagen game (capped): %d plies\n", plies);
+    CHECK(plies > 0);
+    if (log) fclose(log);
+    return check_done();
+}
