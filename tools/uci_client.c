@@ -137,7 +137,8 @@ static bool send_line(struct uci_client *c, const char *line) {
 }
 
 /* Sends a formatted line. */
-static bool sendf(struct uci_client *c, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static bool sendf(struct uci_client *c, const char *fmt,
+                                                        ...) {
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
