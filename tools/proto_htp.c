@@ -428,9 +428,12 @@ static void cmd_play_to(struct htp *h, int n, char **w) {
     char text[HTP_MSG_MAX] = "", sq[8];
     size_t len = 0;
     int k = tafl_legal_moves(h->s->game, moves);
+    bb_t to = 0;
     for (int i = 0; i < k; i++)
-        if (move_from(moves[i]) == from) {
-            htp_sq_name(move_to(moves[i]), h->size, sq);
+        if (move_from(moves[i]) == from) to |= bb_sq(move_to(moves[i]));
+    for (int s = 0; s < h->size * h->size; s++)
+        if (bb_has(to, s)) {
+            htp_sq_name(s, h->size, sq);
             len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? " " : "", sq);
         }
     htp_ok(h, "%s", text);
