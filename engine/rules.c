@@ -131,7 +131,10 @@ bb_t rules_captures(const struct position *p, int to, int mover) {
             }
         }
     }
-    if (v->shieldwall && (g->inward[to] >= 0 || !v->sw_flank_only))
+    /* a wall flanked by the move starts with an enemy piece beside `to` on the edge */
+    if (v->shieldwall && (v->sw_flank_only ? g->inward[to] >= 0 && (pos_side_pieces(p, !mover) &
+                                                                    g->nbrs[to] & g->edge)
+                                           : true))
         caught |= shieldwall_captures(p, to, mover);
     return caught;
 }
@@ -195,7 +198,12 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     }
     if (v->encirclement && !(p->king & g->edge)) {
         bb_t pass = g->board & ~p->att;
-        for (bb_t s = spots & ~maybe; s;) {
+        /* a line from the king to the edge without an attacker keeps him out of any ring,
+           unless the arriving attacker closes it, which he can do for one line only */
+        bb_t open = 0;
+        for (int d = 0; d < DIR_NB; d++)
+            if (!(g->ray[d][k] & p->att)) open |= bb_sq(g->nb[k][d]);
+        for (bb_t s = bb_several(open) ? 0 : spots & ~maybe & (open ? open : spots); s;) {
             int to = bb_pop(&s);
             /* the defenders must all be off the edge afterwards: only a shieldwall takes men
                that are not beside the target */
@@ -213,6 +221,8 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
 bool rules_immobile_king(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
+    /* an empty square beside the king other than a throne or corner lets him breathe */
+    if (g->nbrs[p->king_sq] & ~pos_occupied(p) & ~(v->throne | v->corner_mask)) return false;
     bb_t group = p->king | (p->def & g->nbrs[p->king_sq]);
     if (bb_popcount(group) > 2) return false;
     bb_t man = group & ~p->king;
@@ -226,6 +236,8 @@ bool rules_immobile_king(const struct position *p) {
 /* Tells whether the attackers enclose the king and every defender (§4.5). */
 bool rules_encircled(const struct position *p) {
     const struct bb_geom *g = &p->v->g;
+    for (int d = 0; d < DIR_NB; d++)
+        if (!(g->ray[d][p->king_sq] & p->att)) return false; /* a free line from the king */
     return !flood_hits_edge(g, p->def | p->king, g->board & ~p->att);
 }
 

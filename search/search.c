@@ -119,15 +119,35 @@ static bool is_repetition(const struct thread *t) {
     return false;
 }
 
-/* Returns a move that escapes at once, or MOVE_NONE (defenders to move). */
-static move_t escape_in_one(const struct position *p) {
+/* Returns the escape squares the king reaches in one move (whoever is to move). */
+static bb_t escape_squares(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    if (!(g->lines[p->king_sq] & v->escape_mask)) return MOVE_NONE; /* no escape square in line */
+    if (!(g->lines[p->king_sq] & v->escape_mask)) return 0; /* no escape square in line */
     bb_t empty = g->board & ~pos_occupied(p);
-    bb_t t = bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden &
-             v->escape_mask;
+    return bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden &
+           v->escape_mask;
+}
+
+/* Returns a move that escapes at once, or MOVE_NONE (defenders to move). */
+static move_t escape_in_one(const struct position *p) {
+    bb_t t = escape_squares(p);
     return t ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
+}
+
+/*
+ * Returns the squares an attacker move must land on to take every escape of the king away
+ * (attackers to move, the king able to escape): the path to his only escape square, that square
+ * included, or nothing when he has two (they lie on different lines). Emptying a square or
+ * capturing a defender never closes a path.
+ */
+static bb_t escape_blocks(const struct position *p, bb_t escapes) {
+    if (bb_several(escapes)) return 0;
+    const struct bb_geom *g = &p->v->g;
+    int k = p->king_sq, e = bb_lsb(escapes);
+    for (int d = 0; d < DIR_NB; d++)
+        if (bb_has(g->ray[d][k], e)) return g->ray[d][k] ^ g->ray[d][e];
+    return 0;
 }
 
 /* Returns an attacker move that captures the king at once, or MOVE_NONE (attackers to move). */
@@ -294,16 +314,24 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     move_t moves[MAX_MOVES];
     int n = gen_moves(p, moves);
     if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
+    /* against an escape, a move off the squares that block it leaves the king his escape: the
+       child's quiescence would find it first thing, so its score is known */
+    bb_t blocks = ~(bb_t)0;
+    if (p->side == SIDE_ATTACKERS) blocks = escape_blocks(p, escape_squares(p));
     int best = -SCORE_INF;
     struct position child;
     for (int i = 0; i < n; i++) {
         pos_make(&child, p, moves[i]);
         t->nodes++;
         int score;
-        if (child.result != RESULT_NONE)
+        if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
-        else
+        } else if (!bb_has(blocks, move_to(moves[i]))) {
+            if (ply + 1 > t->seldepth) t->seldepth = ply + 1;
+            score = -(SCORE_WIN - (ply + 1) - 1);
+        } else {
             score = -qsearch(t, &child, -beta, -alpha, ply + 1, qply + 1);
+        }
         if (score > best) {
             best = score;
             if (score > alpha) alpha = score;
