@@ -306,7 +306,7 @@ static void cmd_generate_move(struct htp *h, int n, char **w) {
     struct search_limits lim;
     int side = tafl_pos(h->s->game)->side;
     proto_think_limits(h->cfg, &lim);
-    if (h->timed) {
+    if (h->timed && !h->cfg->depth && !h->cfg->nodes) {
         memset(&lim, 0, sizeof lim);
         lim.time_ms[0] = lim.time_ms[1] = -1;
         int64_t left = h->clock_ms[side] - ms_since(&h->turn_start);

@@ -252,7 +252,7 @@ static void otep_clock(struct otep *o, int n, char **w) {
 /* Fills the search limits for our move from the last clock line (or the untimed setting). */
 static void play_limits(struct otep *o, int me, struct search_limits *lim) {
     proto_think_limits(o->cfg, lim);
-    if (!o->have_clock) return;
+    if (!o->have_clock || o->cfg->depth || o->cfg->nodes) return; /* a fixed search */
     memset(lim, 0, sizeof *lim);
     lim->time_ms[0] = lim->time_ms[1] = -1;
     int64_t t = o->clock_ms[me];

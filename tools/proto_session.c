@@ -428,8 +428,8 @@ const char proto_common_usage[] =
     "  --hash MiB       transposition table size (default 64)\n"
     "  --threads T      search threads (default 1)\n"
     "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
-    "  --depth N        search N plies a move instead\n"
-    "  --nodes N        search about N nodes a move instead\n";
+    "  --depth N        search N plies a move instead (also with a clock)\n"
+    "  --nodes N        search about N nodes a move instead (also with a clock)\n";
 
 /*
  * Reads one of the options every protocol command takes (--hash, --threads, --movetime, --depth,
