@@ -9,6 +9,8 @@
 /* Values are stored from the mover's side: P(the player to move wins). Index of a position:
  * ((ships * (total + 1)) + longship) * (total + 1) + mover's treasury. The opponent holds the
  * rest; positions where that would be negative are never read. */
+enum { SV_RAID7_MAX = 64 }; /* raid-7 collections of one position: at most 36 pairs, 1 robbery */
+
 struct saek_solver {
     int total;      /* coins in play */
     int vikingdice; /* 1: Viking dice allowed */
@@ -31,71 +33,87 @@ static inline int sv_other(const saek_solver *sv, int ships, int lng, int m) {
     return sv->total - m - lng - __builtin_popcount((unsigned)ships);
 }
 
-/* Mover's win chance when the turn ends in this position (the opponent then moves). */
-static inline double sv_end_turn(const saek_solver *sv, int ships, int lng, int m) {
-    return 1.0 - sv->t[sv_idx(sv, ships, lng, sv_other(sv, ships, lng, m))];
-}
-
-/* Mover's win chance after a raid roll resolved, with k rolls then still owed. */
-static inline double sv_after_raid(const saek_solver *sv, int k, int ships, int lng, int m) {
-    return k > 0 ? sv->r[k][sv_idx(sv, ships, lng, m)] : sv_end_turn(sv, ships, lng, m);
-}
-
-/* Value of the best raid-7 collection with k rolls owed (the same options as the engine). */
-static double sv_raid7(const saek_solver *sv, int k, int ships, int lng, int m) {
-    double best = -1;
-    int board = __builtin_popcount((unsigned)ships) + lng;
-    double *rk = sv->r[k];
+/* Writes the positions the raid-7 collections lead to (the same options as the engine: two
+ * board coins, the only one, nothing, or an opponent's coin); returns their count. Positions
+ * are found as offsets from (ships, lng, m): a ship coin taken is -bit * stride^2, a longship
+ * coin -stride, each coin gained +1. */
+static int sv_raid7_targets(const saek_solver *sv, int ships, int lng, int m, size_t *to) {
+    size_t i0 = sv_idx(sv, ships, lng, m), ship = (size_t)sv->stride * (size_t)sv->stride;
+    size_t coin = (size_t)sv->stride;
+    int n = 0, board = __builtin_popcount((unsigned)ships) + lng;
     if (board >= 2) {
-        for (int i = 0; i <= SAEK_LONGSHIP; i++) {
-            int have_i = i < SAEK_LONGSHIP ? (ships >> i & 1) : lng >= 1;
-            if (!have_i) continue;
-            int s1 = i < SAEK_LONGSHIP ? ships & ~(1 << i) : ships;
-            int l1 = i < SAEK_LONGSHIP ? lng : lng - 1;
-            for (int j = i; j <= SAEK_LONGSHIP; j++) {
-                double v;
-                if (j < SAEK_LONGSHIP) {
-                    if (j == i || !(ships >> j & 1)) continue;
-                    v = rk[sv_idx(sv, s1 & ~(1 << j), l1, m + 2)];
-                } else {
-                    if (l1 < 1) continue;
-                    v = rk[sv_idx(sv, s1, l1 - 1, m + 2)];
-                }
-                if (v > best) best = v;
-            }
+        for (unsigned a = (unsigned)ships; a; a &= a - 1) {
+            size_t after = i0 - (size_t)(a & -a) * ship + 2;
+            for (unsigned b = a & (a - 1); b; b &= b - 1) to[n++] = after - (size_t)(b & -b) * ship;
+            if (lng >= 1) to[n++] = after - coin;
         }
+        if (lng >= 2) to[n++] = i0 - 2 * coin + 2;
     } else if (board == 1) {
-        double v = lng ? rk[sv_idx(sv, ships, lng - 1, m + 1)] : rk[sv_idx(sv, 0, lng, m + 1)];
-        if (v > best) best = v;
+        to[n++] = (lng ? i0 - coin : i0 - (size_t)ships * ship) + 1;
     } else {
-        best = rk[sv_idx(sv, ships, lng, m)];
+        to[n++] = i0;
     }
-    if (sv_other(sv, ships, lng, m) > 0) {
-        double v = rk[sv_idx(sv, ships, lng, m + 1)];
-        if (v > best) best = v;
-    }
+    if (sv_other(sv, ships, lng, m) > 0) to[n++] = i0 + 1;
+    return n;
+}
+
+/* The largest of table[to[0..n)]. */
+static inline double sv_best(const double *table, const size_t *to, int n) {
+    double best = -1;
+    for (int i = 0; i < n; i++)
+        if (table[to[i]] > best) best = table[to[i]];
     return best;
 }
 
-/* Bellman value of a raid position with k rolls owed. */
-static double sv_raid_value(const saek_solver *sv, int k, int ships, int lng, int m) {
-    double v = 0;
+/* Value of the best raid-7 collection with k rolls owed. */
+static double sv_raid7(const saek_solver *sv, int k, int ships, int lng, int m) {
+    size_t to[SV_RAID7_MAX];
+    return sv_best(sv->r[k], to, sv_raid7_targets(sv, ships, lng, m, to));
+}
+
+/*
+ * Updates the raid values r[1..3] of one position, in that order: with k rolls owed a roll's
+ * outcome is worth r[k - 1] where it leads, or the end of the turn after the last roll; a 7 is
+ * worth the best collection (read before any of the three is written, as each reads only its
+ * own table). Returns the largest change.
+ */
+static double sv_update_raids(saek_solver *sv, int ships, int lng, int m, size_t i) {
+    size_t to[SV_RAID7_MAX], next[13], end[13], ship = (size_t)sv->stride * (size_t)sv->stride;
+    int n7 = sv_raid7_targets(sv, ships, lng, m, to);
+    double best7[4];
+    for (int k = 1; k <= 3; k++) best7[k] = sv_best(sv->r[k], to, n7);
+    /* where each roll leads: the mover's position, and the opponent's for the next turn */
+    size_t base = i - (size_t)m;
+    int other = sv_other(sv, ships, lng, m);
     for (int sum = 2; sum <= 12; sum++) {
-        double p = saek_2d6_ways[sum] / 36.0, x;
-        if (sum == 7) {
-            x = sv_raid7(sv, k, ships, lng, m);
-        } else if (sum == 2 || sum == 12) {
-            x = sv_after_raid(sv, k - 1, 0, 0, m + __builtin_popcount((unsigned)ships) + lng);
+        int loc = saek_ship_index[sum];
+        if (sum == 2 || sum == 12) {
+            next[sum] = (size_t)(m + __builtin_popcount((unsigned)ships) + lng);
+            end[sum] = (size_t)other;
+        } else if (loc >= 0 && (ships >> loc & 1)) {
+            next[sum] = i - ((size_t)1 << loc) * ship + 1;
+            end[sum] = base - ((size_t)1 << loc) * ship + (size_t)other;
         } else {
-            int bit = 1 << saek_ship_index[sum];
-            if (ships & bit)
-                x = sv_after_raid(sv, k - 1, ships & ~bit, lng, m + 1);
-            else
-                x = sv_after_raid(sv, k - 1, ships, lng, m);
+            next[sum] = i;
+            end[sum] = base + (size_t)other;
         }
-        v += p * x;
     }
-    return v;
+    double delta = 0;
+    for (int k = 1; k <= 3; k++) {
+        double v = 0;
+        for (int sum = 2; sum <= 12; sum++) {
+            double p = saek_2d6_ways[sum] / 36.0, x;
+            if (sum == 7)
+                x = best7[k];
+            else
+                x = k > 1 ? sv->r[k - 1][next[sum]] : 1.0 - sv->t[end[sum]];
+            v += p * x;
+        }
+        double dv = fabs(v - sv->r[k][i]);
+        if (dv > delta) delta = dv;
+        sv->r[k][i] = v;
+    }
+    return delta;
 }
 
 /* Mover's win chance when a raid of k rolls starts in this position. */
@@ -125,21 +143,24 @@ static double sv_d_value(const saek_solver *sv, int ships, int lng, int m) {
     return best;
 }
 
-/* Bellman value of the start of a trading turn. */
+/* Bellman value of the start of a trading turn. A trading roll never changes the opponent's
+ * treasury, so every position after it is an offset from (ships, lng, 0). */
 static double sv_turn_value(const saek_solver *sv, int ships, int lng, int m) {
+    size_t stride = (size_t)sv->stride, ship = stride * stride, i = sv_idx(sv, ships, lng, m);
+    size_t base = i - (size_t)m, other = (size_t)sv_other(sv, ships, lng, m);
     double v = 0;
     for (int sum = 2; sum <= 12; sum++) {
         double p = saek_2d6_ways[sum] / 36.0, x;
         if (sum == 7) {
-            x = m >= 1 ? sv->d[sv_idx(sv, ships, lng + 1, m - 1)] : 0.0;
+            x = m >= 1 ? sv->d[i + stride - 1] : 0.0; /* a coin to the longship */
         } else if (sum == 2 || sum == 12) {
-            x = sv_end_turn(sv, 0, lng, m + __builtin_popcount((unsigned)ships));
+            x = 1.0 - sv->t[(size_t)lng * stride + other]; /* every ship emptied */
         } else {
-            int bit = 1 << saek_ship_index[sum];
-            if (ships & bit)
-                x = sv_end_turn(sv, ships & ~bit, lng, m + 1);
+            size_t bit = (size_t)1 << saek_ship_index[sum];
+            if ((size_t)ships & bit)
+                x = 1.0 - sv->t[base - bit * ship + other];
             else
-                x = m >= 1 ? sv_end_turn(sv, ships | bit, lng, m - 1) : 0.0;
+                x = m >= 1 ? 1.0 - sv->t[base + bit * ship + other] : 0.0;
         }
         v += p * x;
     }
@@ -172,12 +193,8 @@ saek_solver *saek_solver_solve(int total, int vikingdice, double tolerance) {
                 for (int m = 0; m + lng + pop <= total; m++) {
                     size_t i = sv_idx(sv, ships, lng, m);
                     /* raids with fewer rolls first: they feed the longer ones */
-                    for (int k = 1; k <= 3; k++) {
-                        double v = sv_raid_value(sv, k, ships, lng, m);
-                        double dv = fabs(v - sv->r[k][i]);
-                        if (dv > delta) delta = dv;
-                        sv->r[k][i] = v;
-                    }
+                    double dr = sv_update_raids(sv, ships, lng, m, i);
+                    if (dr > delta) delta = dr;
                     double v = sv_d_value(sv, ships, lng, m);
                     if (fabs(v - sv->d[i]) > delta) delta = fabs(v - sv->d[i]);
                     sv->d[i] = v;
