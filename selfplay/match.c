@@ -72,7 +72,7 @@ struct match {
     char error[NOTE_MAX];
 };
 
-/* The record words of the ends slots: rule reasons 0..7, then the referee's ends. */
+/* Returns the slot of an end: the rule reasons 0..7, then the referee's ends from 8. */
 static int end_slot(int end, int reason) {
     return end == GAME_END_RULES ? reason & 7 : 8 + end;
 }
