@@ -33,6 +33,27 @@ static const char *tmp_path(int slot, const char *name) {
     return paths[slot];
 }
 
+/* Time controls read and write back; bad ones are refused with the text named. */
+static void test_time_controls(void) {
+    static const char *const good[] = {"nodes:1000", "depth:6", "movetime:250",
+                                       "10+0.1",     "0+0.5",   "1.5+0"};
+    struct time_control tc;
+    char err[300], text[64];
+    for (int i = 0; i < 6; i++) {
+        CHECK(tc_parse(&tc, good[i], err, sizeof err));
+        tc_write(&tc, text, sizeof text);
+        CHECK_EQ_STR(text, good[i]);
+    }
+    CHECK(tc_parse(&tc, "10+0.1", err, sizeof err) && tc.kind == TC_CLOCK && tc.base_ms == 10000 &&
+          tc.inc_ms == 100);
+    static const char *const bad[] = {"nodes:", "nodes:-1", "depth:0", "depth:999", "movetime:x",
+                                      "+1",     "10+",      "abc",     "0+0",       "nodes:1e3"};
+    for (int i = 0; i < 10; i++) {
+        CHECK(!tc_parse(&tc, bad[i], err, sizeof err));
+        CHECK(strstr(err, bad[i]) != NULL);
+    }
+}
+
 /* Sets up a two-player in-process configuration with nodes-limited players. */
 static void two_players(struct match_config *c, struct player_spec p[2], uint64_t nodes_a,
                         uint64_t nodes_b, int64_t games) {
@@ -97,6 +118,13 @@ static void test_real_match(void) {
     for (char *s = lines; s && *s; s++) count += *s == '\n';
     CHECK_EQ_INT(count, n);
     free(lines);
+    match_status_free(&st);
+    /* with clocks (Brandubh, 2 s + 0.05 s): the games finish, whatever a loaded machine does */
+    two_players(&c, p, 0, 0, 2);
+    c.v = variant_by_name("brandubh");
+    for (int i = 0; i < 2; i++) CHECK(tc_parse(&p[i].tc, "2+0.05", err, sizeof err));
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    check_books(&st, 2);
     match_status_free(&st);
 }
 
@@ -195,6 +223,65 @@ static void test_faulty_engines(void) {
     /* an engine that never starts stops the match before it begins, with a reason */
     CHECK(against_fake("--no-uciok", 2, NULL, &st, err, sizeof err) != 0);
     CHECK(strstr(err, "fake cannot start") && strstr(err, "uciok"));
+    match_status_free(&st);
+}
+
+/* Runs two scripted fake engines against each other with an adjudication; 0 on success. */
+static int fakes(const char *script_a, const char *script_b, const struct adjudication *adj,
+                 struct match_status *st, char *err, size_t errlen) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct uci_engine e[2];
+    char cmd[2][300];
+    snprintf(cmd[0], sizeof cmd[0], "%s %s", FAKE_ENGINE, script_a);
+    snprintf(cmd[1], sizeof cmd[1], "%s %s", FAKE_ENGINE, script_b);
+    two_players(&c, p, 100, 100, 2);
+    fake_player(&p[0], &e[0], "one", cmd[0]);
+    fake_player(&p[1], &e[1], "two", cmd[1]);
+    c.adj = *adj;
+    return match_run(&c, st, err, errlen);
+}
+
+/* Resignation, agreed draws, and the ply limits end games as configured. */
+static void test_adjudication(void) {
+    struct adjudication adj;
+    struct match_status st;
+    char err[400];
+    /* one is sure it wins, two sure it loses: two resigns after 3 moves each */
+    adjudication_default(&adj);
+    adj.resign_moves = 3;
+    adj.resign_score = 500;
+    CHECK(fakes("--score 700", "--score -700", &adj, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_RESIGN, 0)], 2);
+    CHECK_EQ_INT(alpha_wins(&st), 2); /* "one" is the first player */
+    match_status_free(&st);
+    /* only one side sure: no resignation (the rules or the ply limit end the games) */
+    CHECK(fakes("--score 700", "--score 0", &adj, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_RESIGN, 0)], 0);
+    match_status_free(&st);
+    /* both level: an agreed draw after 2 moves each, from ply 10 on */
+    adjudication_default(&adj);
+    adj.draw_moves = 2;
+    adj.draw_score = 10;
+    adj.draw_after = 10;
+    CHECK(fakes("--score 5", "--score -5", &adj, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_DRAW_AGREED, 0)], 2);
+    CHECK_EQ_INT(st.enc[0].wdl[0][1] + st.enc[0].wdl[1][1], 2);
+    CHECK(st.plies >= 2 * 14);
+    match_status_free(&st);
+    /* a ply limit of 12 (6 opening plies, then 6 moves of two random movers: no rule can end
+       a Copenhagen game that soon) */
+    adjudication_default(&adj);
+    adj.max_plies = 12;
+    CHECK(fakes("", "", &adj, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_MAX_PLIES, 0)], 2);
+    CHECK_EQ_INT(st.plies, 24);
+    match_status_free(&st);
+    /* no capture for 4 plies after the opening's last capture: a quiet draw */
+    adjudication_default(&adj);
+    adj.max_quiet = 4;
+    CHECK(fakes("", "", &adj, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_QUIET, 0)], 2);
     match_status_free(&st);
 }
 
@@ -533,9 +620,11 @@ static void test_command_lines(void) {
 int main(void) {
     quick = getenv("HNEFI_QUICK") != NULL;
     if (!scratch_make(dir, "match")) return 1;
+    test_time_controls();
     test_real_match();
     test_determinism();
     test_faulty_engines();
+    test_adjudication();
     test_sprt_stop();
     test_resume_checks();
     test_round_robin();
