@@ -107,11 +107,10 @@ static bb_t shieldwall_captures(const struct position *p, int to, int mover) {
     return caught & enemy_men;
 }
 
-/* Returns the men captured by the move of side `mover` that landed on to. */
-bb_t rules_captures(const struct position *p, int to, int mover) {
+/* Returns the men captured by the move of side `mover` that landed on to (the full test). */
+bb_t rules_captures_full(const struct position *p, int to, int mover) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    if (bb_has(p->king, to) && !v->king_hammer) return 0;
     bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
     bb_t caught = 0;
     bb_t near = enemy_men & g->nbrs[to];
@@ -236,6 +235,7 @@ bool rules_immobile_king(const struct position *p) {
 /* Tells whether the attackers enclose the king and every defender (§4.5). */
 bool rules_encircled(const struct position *p) {
     const struct bb_geom *g = &p->v->g;
+    if ((p->def | p->king) & g->edge) return false;
     for (int d = 0; d < DIR_NB; d++)
         if (!(g->ray[d][p->king_sq] & p->att)) return false; /* a free line from the king */
     return !flood_hits_edge(g, p->def | p->king, g->board & ~p->att);
@@ -323,14 +323,10 @@ bool rules_exit_fort(const struct position *p) {
     }
 }
 
-/*
- * Decides the end of the game by the board rules after side `mover` moved to `to` (checks 1-4 of
- * §4.10); sets p->result and p->reason.
+/* Decides the end of the game by the board rules after side `mover` moved to `to` (the full test).
  */
-void rules_decide(struct position *p, int to, int mover) {
+void rules_decide_full(struct position *p, int to, int mover) {
     const struct variant *v = p->v;
-    p->result = RESULT_NONE;
-    p->reason = END_NONE;
     if (mover == SIDE_DEFENDERS) {
         if (to == p->king_sq && (p->king & v->escape_mask)) {
             p->result = RESULT_DEFENDERS;

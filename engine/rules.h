@@ -11,8 +11,20 @@
 
 #include "engine/position.h"
 
-/* Returns the men captured by the move of side `mover` that landed on to. */
-bb_t rules_captures(const struct position *p, int to, int mover);
+/* The full capture test behind rules_captures, for a move its pre-check could not settle. */
+bb_t rules_captures_full(const struct position *p, int to, int mover);
+
+/*
+ * Returns the men captured by the move of side `mover` that landed on to. Every capture (custodial,
+ * Linnaean, shieldwall under either rule) needs an enemy piece beside `to`, so most moves are
+ * settled here without a call.
+ */
+static inline bb_t rules_captures(const struct position *p, int to, int mover) {
+    const struct variant *v = p->v;
+    if (!(pos_side_pieces(p, !mover) & v->g.nbrs[to])) return 0;
+    if (bb_has(p->king, to) && !v->king_hammer) return 0;
+    return rules_captures_full(p, to, mover);
+}
 
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
 bool rules_king_captured(const struct position *p, int to);
@@ -41,10 +53,27 @@ int rules_escape_routes(const struct position *p);
 /* Tells whether the attackers, if they moved now, could capture the king ("watch your king"). */
 bool rules_king_threatened(const struct position *p);
 
+/* The full end test behind rules_decide, for a move its pre-check could not settle. */
+void rules_decide_full(struct position *p, int to, int mover);
+
 /*
  * Decides the end of the game by the board rules after side `mover` moved to `to` (checks 1-4 of
- * §4.10); sets p->result and p->reason.
+ * §4.10); sets p->result and p->reason. Settled here without a call: a defender move when the
+ * king is off the edge (escape squares and exit forts are on the edge), an attacker move that
+ * lands away from the king when the variant has no immobile-king rule and a defender piece is
+ * on the edge (no encirclement then).
  */
-void rules_decide(struct position *p, int to, int mover);
+static inline void rules_decide(struct position *p, int to, int mover) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    p->result = RESULT_NONE;
+    p->reason = END_NONE;
+    if (mover == SIDE_DEFENDERS) {
+        if (!(p->king & g->edge)) return;
+    } else if (!bb_has(g->nbrs[p->king_sq], to) && !v->immobile_king) {
+        if (!v->encirclement || ((p->def | p->king) & g->edge)) return;
+    }
+    rules_decide_full(p, to, mover);
+}
 
 #endif
