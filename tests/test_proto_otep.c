@@ -214,6 +214,30 @@ static void test_resync(void) {
     tafl_free(h.t);
 }
 
+/* The host plays on where our history says the game is over (a repetition it judges otherwise). */
+static void test_play_after_repetition(void) {
+    struct pipe_process p;
+    struct host h = {0};
+    char cmd[512], mv[64], err[200];
+    if (!CHECK(start(&p, "--depth", "2"))) return;
+    CHECK(pipe_process_expect(&p, "hello", NULL, 0, WAIT));
+    CHECK(both_rules(&p, &h, BRANDUB));
+    static const char *const cycle[] = {"a4-a3", "c4-c3", "a3-a4", "c3-c4"};
+    for (int i = 0; i < 8; i++) {
+        CHECK(tafl_play_text(h.t, cycle[i % 4], err, sizeof err));
+        snprintf(cmd, sizeof cmd, "opponent-move %s %s", cycle[i % 4], host_record(&h));
+        pipe_process_send(&p, cmd, WAIT);
+    }
+    CHECK_EQ_INT(h.t->reason, END_REPETITION); /* our rules: a draw by threefold repetition */
+    struct position now = *tafl_pos(h.t);
+    tafl_reset(h.t, &now);
+    pipe_process_send(&p, "play attackers", WAIT);
+    CHECK(reply(&p, "move ") && check_engine_move(&h, line, mv, sizeof mv));
+    pipe_process_send(&p, "goodbye", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    tafl_free(h.t);
+}
+
 /* The analysis flow: rules, position, side, clock, analyze n seconds; dump fragments. */
 static void test_analysis(void) {
     struct pipe_process p;
@@ -374,6 +398,7 @@ static int full_game(const char *rules, const char *clock_ms, FILE *log, int max
 int main(void) {
     test_host_quirks();
     test_resync();
+    test_play_after_repetition();
     test_analysis();
     test_bad_input();
     const char *path = getenv("HNEFI_TRANSCRIPT");

@@ -279,6 +279,12 @@ static void otep_play(struct otep *o, int n, char **w) {
     o->our_side = side;
     o->finished = false;
     set_side(o, side);
+    if (o->s->game->result != RESULT_NONE) {
+        /* the host plays on where our history says the game is over (its repetition rules
+           differ): forget the history and move from the board as it stands */
+        struct position p = *tafl_pos(o->s->game);
+        proto_session_reset_to(o->s, &p);
+    }
     struct search_limits lim;
     play_limits(o, side, &lim);
     start_search(o, OTEP_PLAY, &lim, 1);
