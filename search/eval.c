@@ -13,6 +13,14 @@ const struct eval_weights eval_default_weights = {
 #undef EVAL_DEFAULT
 };
 
+/* Returns the squares some piece of gen reaches in one slide: piece by piece for up to two. */
+static bb_t slides_of(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
+    if (bb_several(gen & (gen - 1))) return slide_set(g, gen, pro, land);
+    bb_t r = 0;
+    while (gen) r |= bb_slides(g, bb_pop(&gen), pro);
+    return r & land;
+}
+
 /* Evaluates p from the side to move's point of view. */
 int eval_position(const struct position *p, const struct eval_weights *w) {
     const struct variant *v = p->v;
@@ -24,12 +32,14 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
     bb_t one = bb_slides(g, p->king_sq, kpro) & kland;
     score += w->king_mobility * bb_popcount(one);
-    bb_t two = slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
+    /* a slide ends on a corner only from the corner's rank or file, both on the edge */
+    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    bb_t two = slides_of(g, one & ~esc & towards, kpro, kland) & esc & ~one;
     if (two) {
         score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
     } else {
         bb_t reach2 = slide_set(g, one, kpro, kland);
-        if (slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
+        if (slides_of(g, reach2 & towards, kpro, kland) & esc) score += w->escape_in_three;
     }
 
     /* guards and pressure around the king and the corners */

@@ -2,7 +2,8 @@
  * Checks the engine's fast paths against slow, obviously correct versions on random games of
  * every built-in variant: the ray tables and single-piece slides (bb_slides, piece_targets), the
  * many-piece slides (slide_set), and the sorting of the squares beside the king
- * (rules_king_spots), which the search trusts instead of making each attacker move.
+ * (rules_king_spots), which the search trusts instead of making each attacker move, and the
+ * evaluation against its plain formula with many-piece slides throughout.
  *
  * Games are biased towards attacker moves beside the king and beside defenders, so that king
  * captures, encirclements and immobile kings come up; the test checks that each kind of square was
@@ -15,6 +16,7 @@
 #include "engine/position.h"
 #include "engine/rules.h"
 #include "engine/variant.h"
+#include "search/eval.h"
 
 enum { FP_MAX_PLIES = 250 };
 
@@ -117,6 +119,33 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
     st->silent += bb_popcount(reached & ~(captures | maybe) & ~won);
 }
 
+/* The evaluation's formula written plainly: every slide a many-piece slide, no shortcut. */
+static int plain_eval(const struct position *p, const struct eval_weights *w) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    int score = w->defender * bb_popcount(p->def) - w->attacker * bb_popcount(p->att);
+    bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
+    bb_t one = slide_set(g, p->king, kpro, kland);
+    score += w->king_mobility * bb_popcount(one);
+    bb_t two = slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
+    if (two) {
+        score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
+    } else {
+        bb_t reach2 = slide_set(g, one, kpro, kland);
+        if (slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
+    }
+    bb_t around = bb_neighbours(p->king, g);
+    score -= w->king_attackers * bb_popcount(around & p->att);
+    score += w->king_guards * bb_popcount(around & p->def);
+    if (v->escape == ESCAPE_CORNER) {
+        score -= w->corner_guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
+        if (p->king & g->edge) score += w->edge_king;
+    }
+    score = p->side == SIDE_DEFENDERS ? score : -score;
+    return score + w->tempo;
+}
+
 /* Picks a move, preferring for the attackers moves beside the king or beside a defender. */
 static move_t choose(const struct position *p, const move_t *moves, int n, uint64_t *rng) {
     if (p->side == SIDE_ATTACKERS && fp_rand(rng) % 4 != 0) {
@@ -140,6 +169,8 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
         for (int ply = 0; ply < FP_MAX_PLIES && p.result == RESULT_NONE; ply++) {
             st->positions++;
             check_slides(&p, &rng);
+            CHECK_EQ_INT(eval_position(&p, &eval_default_weights),
+                         plain_eval(&p, &eval_default_weights));
             if (p.side == SIDE_ATTACKERS) check_king_spots(&p, st);
             move_t moves[MAX_MOVES];
             int n = gen_moves(&p, moves);
