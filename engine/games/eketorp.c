@@ -755,17 +755,20 @@ static int ekt_players(const void *st) {
     return ((const ekt_state *)st)->np;
 }
 
-/* The position of the k-th set bit of an 8-bit mask m (m has more than k bits set), found by
- * halving without branches. */
+/* Positions of the set bits of each 4-bit value, lowest first. */
+static const uint8_t ekt_nibble_bits[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+/* The position of the k-th set bit of an 8-bit mask m (m has more than k bits set), from the
+ * low or the high nibble's table without a branch. */
 static inline int ekt_kth_bit(uint32_t m, int k) {
-    int pos = 0;
-    for (int w = 4; w >= 1; w >>= 1) {
-        int low = __builtin_popcount(m & ((1u << w) - 1)), skip = k >= low;
-        k -= skip * low;
-        m >>= skip * w;
-        pos += skip * w;
-    }
-    return pos;
+    int low = __builtin_popcount(m & 15), high = k >= low;
+    int in_low = ekt_nibble_bits[m & 15][k & 3];
+    int in_high = 4 + ekt_nibble_bits[m >> 4 & 15][(k - low) & 3];
+    return in_low + (-high & (in_high - in_low));
 }
 
 /* A uniformly random element of the set m (bit i = element i, i < 8), or GAME_NO_ACTION when
