@@ -190,30 +190,90 @@ static move_t win_in_one(const struct position *p) {
     return p->side == SIDE_DEFENDERS ? escape_in_one(p) : king_capture_in_one(p);
 }
 
-/* Gives each move an ordering score: table move, winning threats, killers, history. */
-static void score_moves(const struct thread *t, const struct position *p, const move_t *moves,
-                        int *scores, int n, move_t tt_move, int ply) {
+/* What a node's move ordering knows, gathered once per node. */
+struct order {
+    const int (*history)[BB_MAX_SQUARES]; /* the side to move's history, by from and to */
+    move_t tt_move, killer0, killer1;
+    int king_sq;
+    bb_t escapes;   /* escape squares */
+    bb_t contact;   /* squares beside an enemy piece: maybe a capture */
+    bb_t near_king; /* for the attackers, the squares beside the king */
+};
+
+/* Gathers the ordering knowledge of node p at ply. */
+static void order_init(struct order *o, const struct thread *t, const struct position *p,
+                       move_t tt_move, int ply) {
     const struct bb_geom *g = &p->v->g;
-    bb_t near_king = bb_neighbours(p->king, g);
-    bb_t contact = bb_neighbours(p->side == SIDE_ATTACKERS ? p->def : p->att, g);
-    for (int i = 0; i < n; i++) {
-        move_t m = moves[i];
-        int from = move_from(m), to = move_to(m), sc;
-        if (m == tt_move)
-            sc = 1 << 30;
-        else if (bb_has(p->v->escape_mask, to) && from == p->king_sq)
-            sc = 1 << 29;
-        else {
-            sc = t->history[p->side][from][to];
-            if (m == t->killers[ply][0])
-                sc += 1 << 22;
-            else if (m == t->killers[ply][1])
-                sc += 1 << 21;
-            if (bb_has(contact, to)) sc += 1 << 18; /* contact: maybe a capture */
-            if (p->side == SIDE_ATTACKERS && bb_has(near_king, to)) sc += 1 << 20;
-        }
-        scores[i] = sc;
+    o->history = (const int(*)[BB_MAX_SQUARES])t->history[p->side];
+    o->tt_move = tt_move;
+    o->killer0 = t->killers[ply][0];
+    o->killer1 = t->killers[ply][1];
+    o->king_sq = p->king_sq;
+    o->escapes = p->v->escape_mask;
+    o->contact = bb_neighbours(p->side == SIDE_ATTACKERS ? p->def : p->att, g);
+    o->near_king = p->side == SIDE_ATTACKERS ? g->nbrs[p->king_sq] : 0;
+}
+
+/* Returns a move's ordering score: table move, escapes, then history, killers, contact. */
+static inline int order_score(const struct order *o, move_t m, int from, int to) {
+    if (m == o->tt_move) return 1 << 30;
+    if (from == o->king_sq && bb_has(o->escapes, to)) return 1 << 29;
+    int sc = o->history[from][to];
+    if (m == o->killer0)
+        sc += 1 << 22;
+    else if (m == o->killer1)
+        sc += 1 << 21;
+    if (bb_has(o->contact, to)) sc += 1 << 18;
+    if (bb_has(o->near_king, to)) sc += 1 << 20;
+    return sc;
+}
+
+/* Appends the moves from `from` to the squares of targets (ascending) with their scores. */
+static inline int add_scored(const struct order *o, move_t *moves, int *scores, int n, int from,
+                             bb_t targets) {
+    for (uint64_t lo = bb_lo(targets); lo; lo &= lo - 1) {
+        int to = __builtin_ctzll(lo);
+        moves[n] = move_make(from, to);
+        scores[n++] = order_score(o, move_make(from, to), from, to);
     }
+    for (uint64_t hi = bb_hi(targets); hi; hi &= hi - 1) {
+        int to = 64 + __builtin_ctzll(hi);
+        moves[n] = move_make(from, to);
+        scores[n++] = order_score(o, move_make(from, to), from, to);
+    }
+    return n;
+}
+
+/*
+ * Lists the moves of node p with their ordering scores, in gen_moves' order (at the root, the
+ * root moves); returns their number. Generation and scoring run piece by piece in one pass.
+ */
+static int list_moves(const struct thread *t, const struct position *p, move_t *moves, int *scores,
+                      move_t tt_move, int ply) {
+    struct order o;
+    order_init(&o, t, p, tt_move, ply);
+    if (ply == 0) {
+        for (int i = 0; i < t->nroot; i++) {
+            moves[i] = t->root_moves[i];
+            scores[i] = order_score(&o, moves[i], move_from(moves[i]), move_to(moves[i]));
+        }
+        return t->nroot;
+    }
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    int n = 0;
+    if (p->side == SIDE_DEFENDERS) {
+        bb_t kt = bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden;
+        n = add_scored(&o, moves, scores, n, p->king_sq, kt);
+    }
+    bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
+    bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
+    while (men) {
+        int from = bb_pop(&men);
+        n = add_scored(&o, moves, scores, n, from, bb_slides(g, from, pro) & land);
+    }
+    return n;
 }
 
 /*
@@ -396,10 +456,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
 
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
-    int n = ply == 0 ? t->nroot : gen_moves(p, moves);
-    if (ply == 0) memcpy(moves, t->root_moves, (size_t)n * sizeof *moves);
+    int n = list_moves(t, p, moves, scores, tt_move, ply);
     if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
-    score_moves(t, p, moves, scores, n, tt_move, ply);
     struct picker mp; /* not zero-initialised: the tree is large and filled when built */
     mp.moves = moves;
     mp.scores = scores;
