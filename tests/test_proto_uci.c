@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "engine/notation.h"
@@ -425,7 +426,54 @@ static void test_auto_opentafl(void) {
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
 }
 
+/* Runs hnefi with arguments (no input); checks its exit status and that stderr/stdout has want. */
+static void arguments(const char *a1, const char *a2, const char *a3, int status,
+                      const char *want) {
+    struct pipe_process p;
+    char path[] = "/tmp/hnefi-proto-args-XXXXXX";
+    int fd = mkstemp(path);
+    if (!CHECK(fd >= 0)) return;
+    close(fd);
+    char *argv[] = {HNEFI_BINARY, (char *)a1, (char *)a2, (char *)a3, NULL};
+    if (!CHECK(pipe_process_start(&p, argv, path))) return;
+    char out[4096] = "", err[4096] = "";
+    pipe_process_close_input(&p);
+    for (size_t n = 0; pipe_process_read_line(&p, line, sizeof line, WAIT) == 1;)
+        n += (size_t)snprintf(out + n, sizeof out - n, "%s\n", line) % sizeof out;
+    int st = pipe_process_wait(&p, WAIT);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        err[fread(err, 1, sizeof err - 1, f)] = 0;
+        fclose(f);
+    }
+    unlink(path);
+    if (!CHECK(st == status && (strstr(err, want) || strstr(out, want))))
+        fprintf(stderr, "    hnefi %s %s %s: status %d, stdout '%s', stderr '%s'\n", a1,
+                a2 ? a2 : "", a3 ? a3 : "", st, out, err);
+}
+
+/* The command-line arguments of hnefi uci, otep and htp. */
+static void test_arguments(void) {
+    arguments("uci", "--help", NULL, 0, "usage: hnefi uci");
+    arguments("otep", "--help", NULL, 0, "usage: hnefi otep");
+    arguments("htp", "--help", NULL, 0, "usage: hnefi htp");
+    arguments("uci", "--depth", "3", 2, "--depth is for otep and htp");
+    arguments("uci", "--variant", "chess", 2, "unknown variant 'chess'");
+    arguments("uci", "--bogus", NULL, 2, "unknown argument '--bogus'");
+    arguments("uci", "--hash", "0", 2, "--hash '0'");
+    arguments("otep", "--threads", "0", 2, "--threads '0'");
+    arguments("otep", "--movetime", NULL, 2, "needs a value");
+    arguments("otep", "--nodes", "x", 2, "--nodes 'x'");
+    arguments("otep", "--bogus", NULL, 2, "unknown argument '--bogus'");
+    arguments("htp", "--depth", "999", 2, "--depth '999'");
+    arguments("htp", "--bogus", NULL, 2, "unknown argument '--bogus'");
+    arguments("htp", "--connect", "nohostport", 1, "expected HOST:PORT");
+    arguments("htp", "--connect", "127.0.0.1:1", 1, "cannot connect");
+    arguments("uci", "--variant", "brandubh", 0, ""); /* no input: exits at once */
+}
+
 int main(void) {
+    test_arguments();
     test_handshake();
     test_searches();
     test_held_searches();

@@ -599,6 +599,12 @@ int cmd_uci(int argc, char **argv) {
     struct proto_config cfg;
     proto_config_default(&cfg);
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--movetime") || !strcmp(argv[i], "--depth") ||
+            !strcmp(argv[i], "--nodes")) {
+            fprintf(stderr, "hnefi uci: %s is for otep and htp; in UCI the GUI's go sets it\n",
+                    argv[i]);
+            return 2;
+        }
         int r = proto_common_option(argc, argv, &i, &cfg);
         if (r < 0) return 2;
         if (r > 0) continue;
