@@ -1,19 +1,10 @@
 /* Random-playout speed (see playout_bench.h). */
 #include "bench/playout_bench.h"
 
-#include <time.h>
-
-/* Seconds on a monotonic clock. */
-static double pb_now(void) {
+/* Seconds on the given clock. */
+double playout_bench_clock(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds used by the calling thread. */
-static double pb_cpu(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -28,7 +19,8 @@ int playout_bench_run(const game_def *g, int players, const char *options, int f
     out->games = 0;
     out->length = 0;
     out->checksum = 1469598103934665603ULL;
-    double t0 = pb_now(), c0 = pb_cpu(), c = c0;
+    double t0 = playout_bench_clock(CLOCK_MONOTONIC);
+    double c0 = playout_bench_clock(CLOCK_THREAD_CPUTIME_ID), c = c0;
     for (;;) {
         /* check the clock every 64 games */
         for (int k = 0; k < 64; k++) {
@@ -40,10 +32,10 @@ int playout_bench_run(const game_def *g, int players, const char *options, int f
             out->checksum = (out->checksum ^ (uint64_t)len) * 1099511628211ULL;
             if (max_games > 0 && out->games >= max_games) break;
         }
-        c = pb_cpu();
+        c = playout_bench_clock(CLOCK_THREAD_CPUTIME_ID);
         if (max_games > 0 ? out->games >= max_games : c - c0 >= seconds) break;
     }
-    out->seconds = pb_now() - t0;
+    out->seconds = playout_bench_clock(CLOCK_MONOTONIC) - t0;
     out->cpu_seconds = c - c0;
     return 0;
 }

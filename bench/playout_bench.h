@@ -10,6 +10,7 @@
 #define HNEFI_BENCH_PLAYOUT_BENCH_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "engine/game.h"
 
@@ -27,5 +28,9 @@ typedef struct playout_bench_result {
 int playout_bench_run(const game_def *g, int players, const char *options, int fast, double seconds,
                       long max_games, uint64_t seed, playout_bench_result *out, char *err,
                       size_t errlen);
+
+/* Seconds on the given clock: CLOCK_MONOTONIC for wall time, CLOCK_THREAD_CPUTIME_ID for the
+ * calling thread's CPU time. */
+double playout_bench_clock(clockid_t id);
 
 #endif

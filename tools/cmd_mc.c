@@ -296,27 +296,16 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
     return 0;
 }
 
-/* Seconds on a monotonic clock. */
-static double cmd_mc_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds used by the calling thread (the solver runs on it alone). */
-static double cmd_mc_cpu(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* solve: the exact two-player solution and its cost. */
 static int cmd_mc_solve(const cmd_mc_args *a) {
     int coins = a->coins ? (int)a->coins : 15;
     int vd = a->vikingdice >= 0 ? (int)a->vikingdice : 1;
-    double t0 = cmd_mc_now(), c0 = cmd_mc_cpu();
+    /* wall and CPU time: the solver runs on this thread alone */
+    double t0 = playout_bench_clock(CLOCK_MONOTONIC);
+    double c0 = playout_bench_clock(CLOCK_THREAD_CPUTIME_ID);
     saek_solver *sv = saek_solver_solve(2 * coins, vd, 1e-10);
-    double t = cmd_mc_now() - t0, c = cmd_mc_cpu() - c0;
+    double t = playout_bench_clock(CLOCK_MONOTONIC) - t0;
+    double c = playout_bench_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
     if (!sv) {
         fprintf(stderr, "hnefi mc: solver: out of memory\n");
         return 1;

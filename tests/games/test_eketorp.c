@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tests/check.h"
+#include "tests/games/fast_check.h"
 
 static char err[256];
 
@@ -512,15 +513,11 @@ static void test_random_games(void) {
     /* the fast random playout plays exactly the generic interface's games */
     int differ = 0;
     for (int g = 0; g < 100; g++) {
-        ekt_state a, b;
+        ekt_state a;
         ekt_init(&a, 3 + g % 4, g % 3 ? NULL : "sally=1", err, sizeof err);
-        b = a;
-        game_rng r1, r2;
+        game_rng r1;
         rng_seed(&r1, (uint64_t)g + 1000);
-        r2 = r1;
-        game_playout_random(&ekt_game, &a, &r1);
-        ekt_game.playout(&b, &r2);
-        differ += memcmp(&a, &b, sizeof a) != 0;
+        differ += !fast_check_same(&ekt_game, &a, &r1);
     }
     CHECK_EQ_INT(differ, 0);
     ekt_state t;
@@ -542,14 +539,9 @@ static void test_fast_stress(void) {
                  (int)rng_below(&r1, 3), 1 + (int)rng_below(&r1, 14));
         ekt_state a;
         if (!CHECK(ekt_init(&a, 3 + (int)rng_below(&r1, 4), opts, err, sizeof err) == 0)) return;
-        int stop = (int)rng_below(&r1, 300);
-        for (int k = 0; k < stop && ekt_game.node(&a) != GAME_NODE_TERMINAL; k++)
-            game_step_random(&ekt_game, &a, &r1);
+        fast_check_steps(&ekt_game, &a, &r1, (int)rng_below(&r1, 300));
         from |= 1 << a.phase;
-        ekt_state b = a;
-        game_rng r2 = r1;
-        int la = game_playout_random(&ekt_game, &a, &r1), lb = ekt_game.playout(&b, &r2);
-        same += la == lb && memcmp(&a, &b, sizeof a) == 0 && memcmp(&r1, &r2, sizeof r1) == 0;
+        same += fast_check_same(&ekt_game, &a, &r1);
     }
     CHECK_EQ_INT(same, games);
     /* started from every kind of node but the rare re-deal */

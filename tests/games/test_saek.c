@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tests/check.h"
+#include "tests/games/fast_check.h"
 
 static char err[256];
 
@@ -308,15 +309,9 @@ static void test_invariants(void) {
         saek_init(&a, 2 + g % 5, NULL, err, sizeof err);
         game_rng r1;
         rng_seed(&r1, (uint64_t)g);
-        int stop = (int)rng_below(&r1, 60);
-        for (int k = 0; k < stop && saek_game.node(&a) != GAME_NODE_TERMINAL; k++)
-            game_step_random(&saek_game, &a, &r1);
+        fast_check_steps(&saek_game, &a, &r1, (int)rng_below(&r1, 60));
         from |= 1 << a.phase;
-        saek_state b = a;
-        game_rng r2 = r1;
-        game_playout_random(&saek_game, &a, &r1);
-        saek_game.playout(&b, &r2);
-        same += memcmp(&a, &b, sizeof a) == 0;
+        same += fast_check_same(&saek_game, &a, &r1);
     }
     CHECK_EQ_INT(same, 400);
     CHECK(from & (1 << SAEK_VROLL));
@@ -354,13 +349,8 @@ static void test_fast_stress(void) {
                  cap);
         saek_state a;
         if (!CHECK(saek_init(&a, players, opts, err, sizeof err) == 0)) return;
-        int stop = (int)rng_below(&r1, 80);
-        for (int k = 0; k < stop && saek_game.node(&a) != GAME_NODE_TERMINAL; k++)
-            game_step_random(&saek_game, &a, &r1);
-        saek_state b = a;
-        game_rng r2 = r1;
-        int la = game_playout_random(&saek_game, &a, &r1), lb = saek_game.playout(&b, &r2);
-        same += la == lb && memcmp(&a, &b, sizeof a) == 0 && memcmp(&r1, &r2, sizeof r1) == 0;
+        fast_check_steps(&saek_game, &a, &r1, (int)rng_below(&r1, 80));
+        same += fast_check_same(&saek_game, &a, &r1);
         int left = __builtin_popcount(a.alive);
         capped += cap && a.turns == cap && left > 1 && !(fo && a.first_out != 255);
         first_out += fo && a.first_out != 255 && left > 1;
