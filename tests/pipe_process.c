@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -87,6 +88,20 @@ bool pipe_process_write(struct pipe_process *p, const void *data, size_t len, in
 bool pipe_process_send(struct pipe_process *p, const char *line, int timeout_ms) {
     return pipe_process_write(p, line, strlen(line), timeout_ms) &&
            pipe_process_write(p, "\n", 1, timeout_ms);
+}
+
+/* Sends one line of len bytes (prefix, then fill bytes) and a '\n'; false on failure. */
+bool pipe_process_send_long(struct pipe_process *p, const char *prefix, char fill, size_t len,
+                            int timeout_ms) {
+    char *buf = malloc(len + 1);
+    if (!buf) return false;
+    memset(buf, fill, len);
+    size_t k = strlen(prefix) < len ? strlen(prefix) : len;
+    memcpy(buf, prefix, k);
+    buf[len] = '\n';
+    bool ok = pipe_process_write(p, buf, len + 1, timeout_ms);
+    free(buf);
+    return ok;
 }
 
 /* Waits until some output is buffered; false on end of output or timeout (eof tells which). */

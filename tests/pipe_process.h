@@ -35,6 +35,10 @@ bool pipe_process_write(struct pipe_process *p, const void *data, size_t len, in
 /* Writes a line (text and '\n') within timeout_ms; false on failure. */
 bool pipe_process_send(struct pipe_process *p, const char *line, int timeout_ms);
 
+/* Sends one line of len bytes (prefix, then fill bytes) and a '\n'; false on failure. */
+bool pipe_process_send_long(struct pipe_process *p, const char *prefix, char fill, size_t len,
+                            int timeout_ms);
+
 /*
  * Reads one line into out (cut to outlen - 1 bytes, '\n' removed) within timeout_ms. Returns 1
  * for a line, 0 at the end of the child's output, -1 on timeout.

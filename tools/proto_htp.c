@@ -63,37 +63,35 @@ static void htp_write(struct htp *h, const char *text, size_t len) {
     }
 }
 
-/* Answers `= <text>`. */
-__attribute__((format(printf, 2, 3))) static void htp_ok(struct htp *h, const char *fmt, ...) {
+/* Writes a reply: kind ('=' or '?'), the text, a newline, and an empty line if blank. */
+static void htp_reply(struct htp *h, char kind, bool blank, const char *fmt, va_list ap) {
     char buf[HTP_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + 2, sizeof buf - 3, fmt, ap);
-    va_end(ap);
+    int n = vsnprintf(buf + 2, sizeof buf - 4, fmt, ap);
     if (n < 0) n = 0;
-    if ((size_t)n > sizeof buf - 4) n = (int)sizeof buf - 4;
-    buf[0] = '=';
+    if ((size_t)n > sizeof buf - 5) n = (int)sizeof buf - 5;
+    buf[n + 2] = 0;
+    if (kind == '?') proto_clean(buf + 2);
+    buf[0] = kind;
     buf[1] = ' ';
     buf[n + 2] = '\n';
-    htp_write(h, buf, (size_t)n + 3);
+    buf[n + 3] = '\n';
+    htp_write(h, buf, (size_t)n + (blank ? 4 : 3));
+}
+
+/* Answers `= <text>`. */
+__attribute__((format(printf, 2, 3))) static void htp_ok(struct htp *h, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    htp_reply(h, '=', false, fmt, ap);
+    va_end(ap);
 }
 
 /* Answers `? <message>` and an empty line; unprintable bytes are shown as '?'. */
 __attribute__((format(printf, 2, 3))) static void htp_fail(struct htp *h, const char *fmt, ...) {
-    char buf[HTP_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf + 2, sizeof buf - 4, fmt, ap);
+    htp_reply(h, '?', true, fmt, ap);
     va_end(ap);
-    if (n < 0) n = 0;
-    if ((size_t)n > sizeof buf - 5) n = (int)sizeof buf - 5;
-    for (int i = 2; i < n + 2; i++)
-        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f) buf[i] = '?';
-    buf[0] = '?';
-    buf[1] = ' ';
-    buf[n + 2] = '\n';
-    buf[n + 3] = '\n';
-    htp_write(h, buf, (size_t)n + 4);
 }
 
 /* Reads a role (a, attacker, d, defender, any case); -1 if it is none. */
@@ -563,16 +561,11 @@ static bool htp_line(struct htp *h, struct proto_line *line) {
     return true;
 }
 
-/* Runs the HTP loop; first is a line already read (or NULL). Returns the exit status. */
-int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                   const struct proto_config *cfg) {
+/* Runs the HTP loop (see proto_loop). */
+int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                   bool have, const struct proto_config *cfg) {
     struct htp *h = calloc(1, sizeof *h);
-    struct proto_line *line = malloc(sizeof *line);
-    if (!h || !line) {
-        free(h);
-        free(line);
-        return 1;
-    }
+    if (!h) return 1;
     h->s = s;
     h->cfg = cfg;
     h->server = cfg->server;
@@ -580,14 +573,13 @@ int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto
     h->size = 11;
     h->first = SIDE_ATTACKERS;
     new_game(h);
-    bool more = !first || htp_line(h, first);
+    bool more = !have || htp_line(h, line);
     while (more && proto_read_line(r, line)) more = htp_line(h, line);
     /* quit stops a search; at the end of input a generate_move still gets its answer */
     if (more)
         proto_session_wait(s);
     else
         proto_session_stop(s, false);
-    free(line);
     free(h);
     return 0;
 }
@@ -620,43 +612,46 @@ static int htp_connect(const char *addr) {
     return fd;
 }
 
+/* The arguments only hnefi htp takes: --server, --connect HOST:PORT, --repeat-moves. */
+static int htp_extra(int argc, char **argv, int *i, struct proto_config *cfg) {
+    if (strcmp(argv[*i], "--server") == 0) {
+        cfg->server = true;
+    } else if (strcmp(argv[*i], "--repeat-moves") == 0) {
+        cfg->repeat_moves = true;
+    } else if (strcmp(argv[*i], "--connect") == 0) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hnefi htp: option --connect needs HOST:PORT\n");
+            return -1;
+        }
+        cfg->connect = argv[++*i];
+        cfg->server = true;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* hnefi htp: the hnefatafl.org text protocol. */
 int cmd_htp(int argc, char **argv) {
     struct proto_config cfg;
     proto_config_default(&cfg);
-    const char *connect_to = NULL;
-    for (int i = 1; i < argc; i++) {
-        int rc = proto_common_option(argc, argv, &i, &cfg);
-        if (rc < 0) return 2;
-        if (rc > 0) continue;
-        if (strcmp(argv[i], "--server") == 0) {
-            cfg.server = true;
-        } else if (strcmp(argv[i], "--repeat-moves") == 0) {
-            cfg.repeat_moves = true;
-        } else if (strcmp(argv[i], "--connect") == 0 && i + 1 < argc) {
-            connect_to = argv[++i];
-            cfg.server = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(
-                "usage: hnefi htp [options]\n"
-                "Speaks the hnefatafl.org text protocol on stdin/stdout (docs/protocol.md).\n"
-                "  --server         the light server's exchange: generate_move is answered\n"
-                "                   with a bare 'play ROLE FROM TO', play lines silently\n"
-                "  --connect H:P    connect to a light server at H:P and play (implies --server)\n"
-                "  --repeat-moves   allow a defender move that repeats a board\n%s",
-                proto_common_usage);
-            return 0;
-        } else {
-            fprintf(stderr, "hnefi htp: unknown argument '%s' (try --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    int rc =
+        proto_args(argc, argv, &cfg,
+                   "usage: hnefi htp [options]\n"
+                   "Speaks the hnefatafl.org text protocol on stdin/stdout (docs/protocol.md).\n"
+                   "  --server         the light server's exchange: generate_move is answered\n"
+                   "                   with a bare 'play ROLE FROM TO', play lines silently\n"
+                   "  --connect H:P    connect to a light server at H:P and play (implies "
+                   "--server)\n"
+                   "  --repeat-moves   allow a defender move that repeats a board\n",
+                   htp_extra);
+    if (rc >= 0) return rc;
     int fd = 0;
-    if (connect_to) {
-        if ((fd = htp_connect(connect_to)) < 0) return 1;
+    if (cfg.connect) {
+        if ((fd = htp_connect(cfg.connect)) < 0) return 1;
         proto_out_set_fd(fd);
     }
-    int rc = proto_run(&cfg, fd, false, proto_htp_loop);
-    if (connect_to) close(fd);
+    rc = proto_run(&cfg, fd, false, proto_htp_loop);
+    if (cfg.connect) close(fd);
     return rc;
 }

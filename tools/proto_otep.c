@@ -39,14 +39,10 @@ struct otep {
 
 /* Sends `error 0 <message>` (shown to the user; play goes on), unprintable bytes as '?'. */
 __attribute__((format(printf, 1, 2))) static void otep_error(const char *fmt, ...) {
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proto_out_message("error 0 ", fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-    proto_out("error 0 %s", msg);
 }
 
 /* Reads `attackers` or `defenders`; -1 if it is neither. */
@@ -166,7 +162,7 @@ static void otep_on_done(const struct search_result *r, void *ctx) {
         return;
     }
     char mv[MOVE_TEXT_MAX];
-    proto_move_dash(r->best, size, mv);
+    move_write_captures(r->best, 0, size, mv);
     o->pending = r->best;
     o->have_pending = true;
     proto_out("move %s", mv);
@@ -441,25 +437,19 @@ static bool otep_line(struct otep *o, struct proto_line *line) {
     return true;
 }
 
-/* Runs the OpenTafl loop; first is a line already read (or NULL). Returns the exit status. */
-int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                    const struct proto_config *cfg) {
+/* Runs the OpenTafl loop (see proto_loop). */
+int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                    bool have, const struct proto_config *cfg) {
     struct otep *o = calloc(1, sizeof *o);
-    struct proto_line *line = malloc(sizeof *line);
-    if (!o || !line) {
-        free(o);
-        free(line);
-        return 1;
-    }
+    if (!o) return 1;
     o->s = s;
     o->our_side = -1;
     o->cfg = cfg;
     proto_out("hello");
-    bool more = !first || otep_line(o, first);
+    bool more = !have || otep_line(o, line);
     while (more && proto_read_line(r, line)) more = otep_line(o, line);
     /* goodbye or end of input: the host is gone, so nothing more is sent */
     proto_session_stop(s, false);
-    free(line);
     free(o);
     return 0;
 }
@@ -468,20 +458,12 @@ int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct prot
 int cmd_otep(int argc, char **argv) {
     struct proto_config cfg;
     proto_config_default(&cfg);
-    for (int i = 1; i < argc; i++) {
-        int rc = proto_common_option(argc, argv, &i, &cfg);
-        if (rc < 0) return 2;
-        if (rc > 0) continue;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: hnefi otep [options]\n"
+    int rc =
+        proto_args(argc, argv, &cfg,
+                   "usage: hnefi otep [options]\n"
                    "Speaks the OpenTafl engine protocol on stdin/stdout (docs/protocol.md,\n"
                    "docs/opentafl-engine.ini). With a clock from the host the time is planned\n"
-                   "from it; otherwise:\n%s",
-                   proto_common_usage);
-            return 0;
-        }
-        fprintf(stderr, "hnefi otep: unknown argument '%s' (try --help)\n", argv[i]);
-        return 2;
-    }
-    return proto_run(&cfg, 0, false, proto_otep_loop);
+                   "from it; otherwise:\n",
+                   NULL);
+    return rc >= 0 ? rc : proto_run(&cfg, 0, false, proto_otep_loop);
 }

@@ -148,6 +148,20 @@ void proto_out(const char *fmt, ...) {
     if (buf != stack) free(buf);
 }
 
+/* Replaces every unprintable byte of text with '?' (messages quote what they were sent). */
+void proto_clean(char *text) {
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || (unsigned char)*text >= 0x7f) *text = '?';
+}
+
+/* Writes prefix and the formatted message (unprintable bytes as '?') as one line. */
+void proto_out_message(const char *prefix, const char *fmt, va_list ap) {
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    proto_clean(msg);
+    proto_out("%s%s", prefix, msg);
+}
+
 /* Writes len bytes to stdout as they are, in one write under the output lock. */
 void proto_out_raw(const char *text, size_t len) {
     pthread_mutex_lock(&out_lock);
@@ -175,14 +189,6 @@ char *proto_board_text(const struct position *p) {
     return text;
 }
 
-/* Writes a move in OpenTafl's simple form `d1-d3`; returns the length. */
-int proto_move_dash(move_t m, int size, char *out) {
-    char a[SQ_NAME_MAX], b[SQ_NAME_MAX];
-    sq_name(move_from(m), size, a);
-    sq_name(move_to(m), size, b);
-    return sprintf(out, "%s-%s", a, b);
-}
-
 /* Writes a line's moves joined by sep, as `d1d3` or (dash) `d1-d3`; returns out. */
 char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, char *out,
                     size_t outlen) {
@@ -190,7 +196,7 @@ char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, 
     out[0] = 0;
     for (int i = 0; i < l->pv_len && n + MOVE_TEXT_MAX + 2 < outlen; i++) {
         if (i) out[n++] = sep;
-        n += (size_t)(dash ? proto_move_dash(l->pv[i], size, out + n)
+        n += (size_t)(dash ? move_write_captures(l->pv[i], 0, size, out + n)
                            : move_write(l->pv[i], size, out + n));
     }
     out[n] = 0;
@@ -481,6 +487,28 @@ static bool is_rules_line(const struct proto_line *l) {
 }
 
 /*
+ * Reads the arguments of a protocol command (argv[0] is its name): the common options, --help
+ * (prints usage and proto_common_usage), and what extra accepts (it returns like
+ * proto_common_option). Returns -1 to go on, else the exit status.
+ */
+int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage,
+               int (*extra)(int argc, char **argv, int *i, struct proto_config *cfg)) {
+    for (int i = 1; i < argc; i++) {
+        int r = extra ? extra(argc, argv, &i, cfg) : 0;
+        if (r == 0) r = proto_common_option(argc, argv, &i, cfg);
+        if (r < 0) return 2;
+        if (r > 0) continue;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("%s%s", usage, proto_common_usage);
+            return 0;
+        }
+        fprintf(stderr, "hnefi %s: unknown argument '%s' (try --help)\n", argv[0], argv[i]);
+        return 2;
+    }
+    return -1;
+}
+
+/*
  * Sets up a session from cfg, reads lines from in_fd and runs loop on them; with detect, the
  * first non-blank line picks OpenTafl if it is a `rules` line. Returns the exit status.
  */
@@ -488,29 +516,29 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     signal(SIGPIPE, SIG_IGN);
     struct proto_session *s = malloc(sizeof *s);
     struct proto_reader *r = malloc(sizeof *r);
-    struct proto_line *first = malloc(sizeof *first);
-    if (!s || !r || !first || !proto_session_init(s, cfg->variant, cfg->hash_mib)) {
+    struct proto_line *line = malloc(sizeof *line);
+    if (!s || !r || !line || !proto_session_init(s, cfg->variant, cfg->hash_mib)) {
         fprintf(stderr, "hnefi: out of memory\n");
         free(s);
         free(r);
-        free(first);
+        free(line);
         return 1;
     }
     s->opt.threads = cfg->threads;
     proto_reader_init(r, in_fd);
     int rc = 0;
     if (!detect) {
-        rc = loop(s, r, NULL, cfg);
+        rc = loop(s, r, line, false, cfg);
     } else {
         /* skip blank lines; the first real line picks the protocol */
         bool have;
-        while ((have = proto_read_line(r, first)) && first->text[strspn(first->text, " \t")] == 0)
+        while ((have = proto_read_line(r, line)) && line->text[strspn(line->text, " \t")] == 0)
             ;
-        if (have) rc = (is_rules_line(first) ? proto_otep_loop : loop)(s, r, first, cfg);
+        if (have) rc = (is_rules_line(line) ? proto_otep_loop : loop)(s, r, line, true, cfg);
     }
     proto_session_free(s);
     free(s);
     free(r);
-    free(first);
+    free(line);
     return rc;
 }

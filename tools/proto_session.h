@@ -24,6 +24,7 @@
 #define HNEFI_TOOLS_PROTO_SESSION_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,6 +80,12 @@ const char *proto_quote(const char *text, char *out, size_t outlen);
 /* Writes one formatted line and a '\n' to stdout in a single write. */
 __attribute__((format(printf, 1, 2))) void proto_out(const char *fmt, ...);
 
+/* Replaces every unprintable byte of text with '?' (messages quote what they were sent). */
+void proto_clean(char *text);
+
+/* Writes prefix and the formatted message (unprintable bytes as '?') as one line. */
+void proto_out_message(const char *prefix, const char *fmt, va_list ap);
+
 /* Writes len bytes to stdout as they are, in one write under the output lock. */
 void proto_out_raw(const char *text, size_t len);
 
@@ -88,9 +95,6 @@ void proto_out_set_fd(int fd);
 /* Returns the board of p as a diagram (cli_fprint_board) in a malloc'd string; NULL if no memory.
  */
 char *proto_board_text(const struct position *p);
-
-/* Writes a move in OpenTafl's simple form `d1-d3`; returns the length. */
-int proto_move_dash(move_t m, int size, char *out);
 
 /* Writes a line's moves joined by sep, as `d1d3` or (dash) `d1-d3`; returns out. */
 char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, char *out,
@@ -181,11 +185,15 @@ struct proto_config {
     uint64_t nodes;      /* fixed nodes instead, if > 0 */
     bool server;         /* HTP: the light server's bare lines */
     bool repeat_moves;   /* HTP: no defender repeat ban */
+    const char *connect; /* HTP: host:port of a light server to play on */
 };
 
-/* A protocol's loop: first is a line already read (or NULL); returns the exit status. */
-typedef int (*proto_loop)(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                          const struct proto_config *cfg);
+/*
+ * A protocol's loop: reads lines from r into line and answers them until the end; if have is
+ * true, line already holds the first line. Returns the exit status.
+ */
+typedef int (*proto_loop)(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                          bool have, const struct proto_config *cfg);
 
 /* Sets the defaults: Copenhagen, 64 MiB, one thread, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg);
@@ -199,6 +207,14 @@ int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg)
 /* The usage lines of those options. */
 extern const char proto_common_usage[];
 
+/*
+ * Reads the arguments of a protocol command (argv[0] is its name): the common options, --help
+ * (prints usage and proto_common_usage), and what extra accepts (it returns like
+ * proto_common_option). Returns -1 to go on, else the exit status.
+ */
+int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage,
+               int (*extra)(int argc, char **argv, int *i, struct proto_config *cfg));
+
 /* Fills limits for a move without a clock, from cfg. */
 void proto_think_limits(const struct proto_config *cfg, struct search_limits *limits);
 
@@ -209,12 +225,12 @@ void proto_think_limits(const struct proto_config *cfg, struct search_limits *li
 int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop loop);
 
 /* The protocol loops and the commands that start them (argv[0] is the command name). */
-int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                   const struct proto_config *cfg);
-int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                    const struct proto_config *cfg);
-int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                   const struct proto_config *cfg);
+int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                   bool have, const struct proto_config *cfg);
+int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                    bool have, const struct proto_config *cfg);
+int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                   bool have, const struct proto_config *cfg);
 int cmd_uci(int argc, char **argv);
 int cmd_otep(int argc, char **argv);
 int cmd_htp(int argc, char **argv);

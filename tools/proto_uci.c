@@ -29,14 +29,10 @@ struct uci {
 
 /* Prints an error line: `info string error: <message>`, unprintable bytes shown as '?'. */
 __attribute__((format(printf, 1, 2))) static void uci_error(const char *fmt, ...) {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proto_out_message("info string error: ", fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-    proto_out("info string error: %s", msg);
 }
 
 /* Maps a score to a winning chance in percent (a logistic curve, 400 centi-men per factor 10). */
@@ -565,21 +561,15 @@ static bool uci_line(struct uci *u, struct proto_line *line) {
     return true;
 }
 
-/* Runs the UCI loop on a session; first is a line already read (or NULL). Returns the status. */
-int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *first,
-                   const struct proto_config *cfg) {
+/* Runs the UCI loop (see proto_loop). */
+int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
+                   bool have, const struct proto_config *cfg) {
     (void)cfg;
     struct uci *u = calloc(1, sizeof *u);
-    struct proto_line *line = malloc(sizeof *line);
-    if (!u || !line) {
-        free(u);
-        free(line);
-        fprintf(stderr, "hnefi: out of memory\n");
-        return 1;
-    }
+    if (!u) return 1;
     u->s = s;
     snprintf(u->default_variant, sizeof u->default_variant, "%s", s->variant.name);
-    bool quit = first && !uci_line(u, first);
+    bool quit = have && !uci_line(u, line);
     while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
     if (quit) {
         proto_session_stop(s, false);
@@ -589,42 +579,41 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
         proto_session_wait(s);
     }
     proto_session_stop(s, false);
-    free(line);
     free(u);
     return 0;
+}
+
+/* The arguments only hnefi uci takes: --variant; the otep/htp thinking options are refused. */
+static int uci_extra(int argc, char **argv, int *i, struct proto_config *cfg) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--movetime") || !strcmp(a, "--depth") || !strcmp(a, "--nodes")) {
+        fprintf(stderr, "hnefi uci: %s is for otep and htp; in UCI the GUI's go sets it\n", a);
+        return -1;
+    }
+    if (strcmp(a, "--variant") != 0) return 0;
+    if (*i + 1 >= argc || !(cfg->variant = variant_by_name(argv[*i + 1]))) {
+        fprintf(stderr, "hnefi uci: --variant: unknown variant '%s'\n",
+                *i + 1 < argc ? argv[*i + 1] : "");
+        return -1;
+    }
+    ++*i;
+    return 1;
 }
 
 /* hnefi uci: the UCI-like protocol. */
 int cmd_uci(int argc, char **argv) {
     struct proto_config cfg;
     proto_config_default(&cfg);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--movetime") || !strcmp(argv[i], "--depth") ||
-            !strcmp(argv[i], "--nodes")) {
-            fprintf(stderr, "hnefi uci: %s is for otep and htp; in UCI the GUI's go sets it\n",
-                    argv[i]);
-            return 2;
-        }
-        int r = proto_common_option(argc, argv, &i, &cfg);
-        if (r < 0) return 2;
-        if (r > 0) continue;
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
-            if (!(cfg.variant = variant_by_name(argv[++i]))) {
-                fprintf(stderr, "hnefi: unknown variant '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: hnefi uci [--variant V] [--hash MiB] [--threads T]\n"
+    int rc =
+        proto_args(argc, argv, &cfg,
+                   "usage: hnefi uci [options]\n"
                    "Speaks the UCI-like protocol (a superset of TaflZero's) on stdin/stdout;\n"
                    "see docs/protocol.md. 'hnefi' with no command does the same, or speaks the\n"
-                   "OpenTafl engine protocol if the first line is an OpenTafl 'rules' line.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "hnefi uci: unknown argument '%s' (try --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    return proto_run(&cfg, 0, false, proto_uci_loop);
+                   "OpenTafl engine protocol if the first line is an OpenTafl 'rules' line.\n"
+                   "  --variant V      the variant at the start (as setoption Variant)\n"
+                   "  (--movetime, --depth, --nodes belong to otep and htp)\n",
+                   uci_extra);
+    return rc >= 0 ? rc : proto_run(&cfg, 0, false, proto_uci_loop);
 }
 
 /* hnefi with no command: UCI, or OpenTafl when the first line is a `rules` line. */
