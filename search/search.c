@@ -38,14 +38,18 @@ struct thread {
     int best_score, completed_depth;
 };
 
+/* What the pool threads are woken for. */
+enum job { JOB_SEARCH, JOB_CLEAR };
+
 struct search {
     struct tt tt;
     struct thread *threads[SEARCH_MAX_THREADS];
     int nthreads; /* pool threads created (helpers) + 1 */
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
-    int generation; /* bumped to start helpers */
-    int running;    /* helpers still searching */
+    int generation; /* bumped to start helpers on a job */
+    int job;        /* enum job: what the helpers were started for */
+    int running;    /* helpers still working */
     bool quit;
     atomic_bool stop;
     /* the search in progress */
@@ -558,7 +562,9 @@ static int aspiration(struct thread *t, const struct position *root, int depth, 
 static void iterate(struct thread *t) {
     struct search *s = t->s;
     const struct position *root = tafl_pos(s->game);
-    int max_depth = s->limits.depth > 0 ? s->limits.depth : SEARCH_MAX_PLY - 8;
+    /* helpers search on past the depth limit until the main thread stops them, rather than
+       idle while it finishes its last iteration */
+    int max_depth = s->limits.depth > 0 && t->index == 0 ? s->limits.depth : SEARCH_MAX_PLY - 8;
     int multipv = t->index == 0 ? s->opt.multipv : 1;
     if (multipv > t->nroot) multipv = t->nroot;
     int prev[SEARCH_MAX_MULTIPV] = {0};
@@ -623,7 +629,19 @@ static void iterate(struct thread *t) {
     }
 }
 
-/* Body of a pool thread: wait for a search, run it, report done. */
+/* Does thread t's share of a job: its slice of the table and its own history, or a search. */
+static void do_job(struct thread *t, int job) {
+    struct search *s = t->s;
+    if (job == JOB_CLEAR) {
+        tt_clear_part(&s->tt, t->index, s->nthreads);
+        memset(t->history, 0, sizeof t->history);
+        memset(t->killers, 0, sizeof t->killers);
+    } else {
+        iterate(t);
+    }
+}
+
+/* Body of a pool thread: wait for a job, do its share, report done. */
 static void *worker(void *arg) {
     struct thread *t = arg;
     struct search *s = t->s;
@@ -633,13 +651,32 @@ static void *worker(void *arg) {
         while (!s->quit && s->generation == seen) pthread_cond_wait(&s->wake, &s->lock);
         if (s->quit) break;
         seen = s->generation;
+        int job = s->job;
         pthread_mutex_unlock(&s->lock);
-        iterate(t);
+        do_job(t, job);
         pthread_mutex_lock(&s->lock);
         if (--s->running == 0) pthread_cond_broadcast(&s->done);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
+}
+
+/*
+ * Runs a job on every thread, the caller being thread 0, and returns when all are done; after
+ * its own search the caller raises the stop flag for the helpers.
+ */
+static void run_job(struct search *s, int job) {
+    pthread_mutex_lock(&s->lock);
+    s->job = job;
+    s->running = s->nthreads - 1;
+    s->generation++;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    do_job(s->threads[0], job);
+    if (job == JOB_SEARCH) atomic_store(&s->stop, true);
+    pthread_mutex_lock(&s->lock);
+    while (s->running > 0) pthread_cond_wait(&s->done, &s->lock);
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* Sets the default options: one thread, one line, 30 ms overhead, default weights. */
@@ -718,13 +755,9 @@ bool search_set_hash(struct search *s, size_t mib) {
     return tt_resize(&s->tt, mib);
 }
 
-/* Clears the table and the move-ordering history (a new game). */
+/* Clears the table and the move-ordering history (a new game); the threads share the work. */
 void search_clear(struct search *s) {
-    tt_clear(&s->tt);
-    for (int i = 0; i < s->nthreads; i++) {
-        memset(s->threads[i]->history, 0, sizeof s->threads[i]->history);
-        memset(s->threads[i]->killers, 0, sizeof s->threads[i]->killers);
-    }
+    run_job(s, JOB_CLEAR);
 }
 
 /* Asks a running search to stop as soon as it can (safe from any thread). */
@@ -795,18 +828,7 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
         t->completed_depth = 0;
         memset(t->killers, 0, sizeof t->killers);
     }
-    if (nroot > 0 && game->result == RESULT_NONE) {
-        pthread_mutex_lock(&s->lock);
-        s->running = s->nthreads - 1;
-        s->generation++;
-        pthread_cond_broadcast(&s->wake);
-        pthread_mutex_unlock(&s->lock);
-        iterate(s->threads[0]);
-        atomic_store(&s->stop, true);
-        pthread_mutex_lock(&s->lock);
-        while (s->running > 0) pthread_cond_wait(&s->done, &s->lock);
-        pthread_mutex_unlock(&s->lock);
-    }
+    if (nroot > 0 && game->result == RESULT_NONE) run_job(s, JOB_SEARCH);
     struct thread *main_thread = s->threads[0];
     out->best = nroot ? main_thread->best_move : MOVE_NONE;
     out->ponder = main_thread->pv_len[0] > 1 && main_thread->pv[0][0] == out->best

@@ -26,10 +26,17 @@ void tt_free(struct tt *tt) {
     tt->buckets = 0;
 }
 
+/* Empties slice `part` of `parts` equal slices of the table; part 0 restarts the generation. */
+void tt_clear_part(struct tt *tt, int part, int parts) {
+    size_t n = tt->buckets * 4, first = n * (size_t)part / (size_t)parts;
+    size_t end = n * (size_t)(part + 1) / (size_t)parts;
+    memset(tt->entries + first, 0, (end - first) * sizeof *tt->entries);
+    if (part == 0) tt->generation = 0;
+}
+
 /* Empties the table. */
 void tt_clear(struct tt *tt) {
-    memset(tt->entries, 0, tt->buckets * 4 * sizeof *tt->entries);
-    tt->generation = 0;
+    tt_clear_part(tt, 0, 1);
 }
 
 /* Starts a new search: entries from earlier searches age. */

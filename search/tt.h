@@ -50,6 +50,12 @@ void tt_free(struct tt *tt);
 /* Empties the table. */
 void tt_clear(struct tt *tt);
 
+/*
+ * Empties slice `part` (0..parts-1) of the table cut into `parts` equal slices, so that threads
+ * can clear it together; part 0 also restarts the generation.
+ */
+void tt_clear_part(struct tt *tt, int part, int parts);
+
 /* Starts a new search: entries from earlier searches age. */
 void tt_new_search(struct tt *tt);
 
