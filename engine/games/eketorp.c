@@ -21,6 +21,11 @@ static inline int ekt_count(const uint8_t *v) {
     return (int)((x * 0x0001000100010001ULL) >> 48);
 }
 
+/* Returns 1 when a count array holds any card. */
+static inline int ekt_any(const uint8_t *v) {
+    return byte_row(v, EKT_VALUES) != 0;
+}
+
 /* Bit k set: place k of player p is below the third level. */
 static inline uint32_t ekt_open_places(const ekt_state *s, int p) {
     /* a height of 3 (the most) plus 125 reaches bit 7 of its byte */
@@ -53,7 +58,7 @@ int ekt_score(const ekt_state *s, int p) {
 
 /* Moves the pile of p into the hand when the hand is empty (all of it is then known). */
 static void ekt_pick_up(ekt_state *s, int p) {
-    if (ekt_count(s->hand[p]) > 0) return;
+    if (ekt_any(s->hand[p])) return;
     for (int v = 1; v < EKT_VALUES; v++) {
         s->hand[p][v] = s->pile[p][v];
         s->known[p][v] = s->pile[p][v];
@@ -71,7 +76,7 @@ static void ekt_start_draw(ekt_state *s, int p, int n, int then) {
 
 /* Refills the deck from the cards put aside when it is empty. */
 static void ekt_refill_deck(ekt_state *s) {
-    if (ekt_count(s->deck) > 0) return;
+    if (ekt_any(s->deck)) return;
     for (int v = 1; v < EKT_VALUES; v++) {
         s->deck[v] = s->aside[v];
         s->aside[v] = 0;
