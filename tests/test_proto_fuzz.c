@@ -367,7 +367,9 @@ static void fuzz(const struct proto_corpus *c, long count) {
         argv[4] = "--depth";
         argv[5] = "1";
     }
-    if (!CHECK(pipe_process_start(&p, argv, NULL))) return;
+    char errpath[64];
+    snprintf(errpath, sizeof errpath, "proto_fuzz_%s.stderr", c->name); /* kept for a post-mortem */
+    if (!CHECK(pipe_process_start(&p, argv, errpath))) return;
     struct drain *d = calloc(1, sizeof *d);
     d->p = &p;
     pthread_mutex_init(&d->lock, NULL);
@@ -440,7 +442,16 @@ static void fuzz(const struct proto_corpus *c, long count) {
             fprintf(stderr, "    expected '%s', got '%.80s'\n", want, got);
     }
     /* end of input: the engine must exit 0 (it is killed, and fails, if it does not) */
-    CHECK_EQ_INT(pipe_process_wait(&p, WRITE_WAIT), 0);
+    if (!CHECK(pipe_process_wait(&p, WRITE_WAIT) == 0)) {
+        FILE *f = fopen(errpath, "r");
+        char text[4096] = "";
+        if (f) {
+            text[fread(text, 1, sizeof text - 1, f)] = 0;
+            fclose(f);
+        }
+        fprintf(stderr, "    %s did not exit cleanly; its stderr (%s):\n%s\n", c->name, errpath,
+                text);
+    }
     pthread_join(th, NULL);
     pthread_mutex_destroy(&d->lock);
     free(d);
