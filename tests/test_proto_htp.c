@@ -318,6 +318,13 @@ static void test_play(void) {
     CHECK(strncmp(ask(&p, "generate_move"), "= play attacker ", 16) == 0);
     CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && line[0] == 0);
     CHECK(ask_is(&p, "time_settings un-timed", "= "));
+    /* a bad line right behind generate_move is answered after it, in order */
+    CHECK(pipe_process_write(&p, "generate_move\nfinal\0status\n", 27, WAIT));
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 &&
+          strncmp(line, "= play attacker ", 16) == 0);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && line[0] == 0);
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && strstr(line, "NUL byte"));
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && line[0] == 0);
     /* board_size after moves drops the time settings; a new game either way */
     CHECK(ask_is(&p, "board_size 11", "= "));
     CHECK(ask_is(&p, "final_status", "= ongoing"));

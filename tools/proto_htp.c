@@ -530,7 +530,17 @@ static const struct htp_command htp_table[] = {
 
 /* Handles one line; returns false on quit. */
 static bool htp_line(struct htp *h, struct proto_line *line) {
-    char q[64];
+    char q[64], **w = h->s->words;
+    int n = 0;
+    if (!line->overlong && !line->has_nul) {
+        char *hash = strchr(line->text, '#');
+        if (hash) *hash = 0;
+        n = proto_split(line->text, w, PROTO_MAX_TOKENS);
+        if (n == 0) return true; /* empty or a comment: no reply at all */
+        if (n > 0 && strcmp(w[0], "quit") == 0) return false;
+    }
+    /* a generate_move still searching answers first */
+    proto_session_wait(h->s);
     if (line->overlong) {
         htp_fail(h, "message: line of %zu bytes ignored: longer than %d bytes", line->full_len,
                  PROTO_LINE_MAX - 1);
@@ -540,14 +550,6 @@ static bool htp_line(struct htp *h, struct proto_line *line) {
         htp_fail(h, "message: line ignored: it holds a NUL byte");
         return true;
     }
-    char *hash = strchr(line->text, '#');
-    if (hash) *hash = 0;
-    char **w = h->s->words;
-    int n = proto_split(line->text, w, PROTO_MAX_TOKENS);
-    if (n == 0) return true; /* empty or a comment: no reply at all */
-    if (n > 0 && strcmp(w[0], "quit") == 0) return false;
-    /* a generate_move still searching answers first */
-    proto_session_wait(h->s);
     if (n < 0) {
         htp_fail(h, "message: line ignored: more than %d words", PROTO_MAX_TOKENS);
         return true;
