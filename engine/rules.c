@@ -183,9 +183,22 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     int k = p->king_sq;
     bb_t occ = pos_occupied(p);
     bb_t spots = g->nbrs[k] & ~occ & ~v->men_forbidden, caps = 0, maybe = 0;
-    for (bb_t s = spots; s;) {
-        int to = bb_pop(&s);
-        if (king_taken(p, to, p->att | bb_sq(to), occ | bb_sq(to))) caps |= bb_sq(to);
+    *captures = 0;
+    if (!spots) return 0;
+    enum king_capture mode = v->king_capture;
+    if (mode == KING_CAPTURE_THRONE_FOUR)
+        mode = (g->nbrs[k] | p->king) & v->throne ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+    if (mode == KING_CAPTURE_FOUR) {
+        /* the arriving attacker must fill the only square beside the king that does not yet
+           count against him */
+        bb_t need = g->nbrs[k] & ~against_king(v, p->att, occ);
+        if ((!(p->king & g->edge) || v->hostile_edge_king) && !bb_several(need))
+            caps = spots & need;
+    } else {
+        for (bb_t s = spots; s;) {
+            int to = bb_pop(&s);
+            if (king_taken(p, to, p->att | bb_sq(to), occ | bb_sq(to))) caps |= bb_sq(to);
+        }
     }
     *captures = caps;
     spots &= ~caps;
@@ -202,7 +215,10 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
         bb_t open = 0;
         for (int d = 0; d < DIR_NB; d++)
             if (!(g->ray[d][k] & p->att)) open |= bb_sq(g->nb[k][d]);
-        for (bb_t s = bb_several(open) ? 0 : spots & ~maybe & (open ? open : spots); s;) {
+        bb_t cand = bb_several(open) ? 0 : spots & ~maybe & (open ? open : spots);
+        /* if the region reaches the edge with every candidate closed, none can shut him in */
+        if (bb_several(cand) && flood_hits_edge(g, p->king, pass & ~cand)) cand = 0;
+        for (bb_t s = cand; s;) {
             int to = bb_pop(&s);
             /* the defenders must all be off the edge afterwards: only a shieldwall takes men
                that are not beside the target */

@@ -252,14 +252,12 @@ static inline int add_scored(const struct order *o, move_t *moves, int *scores, 
  * Lists the moves of node p with their ordering scores, in gen_moves' order (at the root, the
  * root moves); returns their number. Generation and scoring run piece by piece in one pass.
  */
-static int list_moves(const struct thread *t, const struct position *p, move_t *moves, int *scores,
-                      move_t tt_move, int ply) {
-    struct order o;
-    order_init(&o, t, p, tt_move, ply);
+static int list_moves(const struct thread *t, const struct position *p, const struct order *o,
+                      move_t *moves, int *scores, int ply) {
     if (ply == 0) {
         for (int i = 0; i < t->nroot; i++) {
             moves[i] = t->root_moves[i];
-            scores[i] = order_score(&o, moves[i], move_from(moves[i]), move_to(moves[i]));
+            scores[i] = order_score(o, moves[i], move_from(moves[i]), move_to(moves[i]));
         }
         return t->nroot;
     }
@@ -269,13 +267,13 @@ static int list_moves(const struct thread *t, const struct position *p, move_t *
     int n = 0;
     if (p->side == SIDE_DEFENDERS) {
         bb_t kt = bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden;
-        n = add_scored(&o, moves, scores, n, p->king_sq, kt);
+        n = add_scored(o, moves, scores, n, p->king_sq, kt);
     }
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
     while (men) {
         int from = bb_pop(&men);
-        n = add_scored(&o, moves, scores, n, from, bb_slides(g, from, pro) & land);
+        n = add_scored(o, moves, scores, n, from, bb_slides(g, from, pro) & land);
     }
     return n;
 }
@@ -285,8 +283,23 @@ static int list_moves(const struct thread *t, const struct position *p, move_t *
  * swaps each pick into place (ties go to the earlier position in the array as it then stands).
  * The first picks scan the list; later ones use a tournament tree over the positions, so a node
  * that searches every move costs n log n instead of n * n.
+ *
+ * At depth 1 the table move and the killers are handed out before the list is made, since most
+ * such nodes are cut by one of them. This keeps the order exact: their scores outrank every
+ * other move (table move 2^30; killers at least 2^22 and 2^21, while history stays within 2^17
+ * and the contact and king bonuses add 2^18 + 2^20; escapes, 2^29, never reach the move loop),
+ * and below depth 1 only quiescence runs, which leaves history and killers alone, so the list
+ * made afterwards scores as it would have before. The picks already handed out are then replayed
+ * on the list, so the array stands as it would have.
  */
 struct picker {
+    const struct thread *t;
+    const struct position *p;
+    struct order o;
+    int ply;
+    bool listed;        /* the list is made */
+    move_t staged[3];   /* handed out before the list: table move, killers */
+    int nstaged, given; /* staged moves, and how many were handed out */
     move_t *moves;
     int *scores;
     int n, next;
@@ -319,11 +332,9 @@ static void picker_build(struct picker *mp, int first) {
         mp->win[k] = (int16_t)better(mp->scores, mp->win[2 * k], mp->win[2 * k + 1]);
 }
 
-/* Returns the next move (MOVE_NONE when done) with its score in *score. */
-static move_t picker_next(struct picker *mp, int *score) {
-    int i = mp->next;
-    if (i >= mp->n) return MOVE_NONE;
-    mp->next++;
+/* Moves the best remaining move of the list into place and returns its position. */
+static int picker_step(struct picker *mp) {
+    int i = mp->next++;
     int best = i;
     if (i < PICK_SCANS) {
         for (int j = i + 1; j < mp->n; j++)
@@ -344,6 +355,56 @@ static move_t picker_next(struct picker *mp, int *score) {
         picker_update(mp, i);
         if (best != i) picker_update(mp, best);
     }
+    return i;
+}
+
+/* Makes the list and replays on it the picks of the moves already handed out. */
+static void picker_list(struct picker *mp) {
+    mp->n = list_moves(mp->t, mp->p, &mp->o, mp->moves, mp->scores, mp->ply);
+    mp->listed = true;
+    for (int k = 0; k < mp->given; k++) picker_step(mp);
+}
+
+/*
+ * Starts handing out the moves of node p (into the caller's arrays): at depth 1 the table move
+ * and killers that are legal come first, otherwise the list is made at once. Returns false when
+ * the node has no move at all.
+ */
+static bool picker_init(struct picker *mp, const struct thread *t, const struct position *p,
+                        move_t *moves, int *scores, move_t tt_move, int depth, int ply) {
+    mp->t = t;
+    mp->p = p;
+    order_init(&mp->o, t, p, tt_move, ply);
+    mp->ply = ply;
+    mp->moves = moves;
+    mp->scores = scores;
+    mp->n = mp->next = mp->size = 0;
+    mp->nstaged = mp->given = 0;
+    mp->listed = false;
+    if (depth == 1 && ply > 0) {
+        move_t cand[3] = {tt_move, mp->o.killer0, mp->o.killer1};
+        for (int k = 0; k < 3; k++) {
+            bool seen = false;
+            for (int j = 0; j < mp->nstaged; j++) seen |= mp->staged[j] == cand[k];
+            if (cand[k] && !seen && move_is_legal(p, cand[k])) mp->staged[mp->nstaged++] = cand[k];
+        }
+    }
+    if (!mp->nstaged) picker_list(mp);
+    return !mp->listed || mp->n > 0;
+}
+
+/* Returns the next move (MOVE_NONE when done) with its score in *score. */
+static move_t picker_next(struct picker *mp, int *score) {
+    if (!mp->listed) {
+        if (mp->given < mp->nstaged) {
+            move_t m = mp->staged[mp->given++];
+            *score = order_score(&mp->o, m, move_from(m), move_to(m));
+            return m;
+        }
+        picker_list(mp);
+    }
+    if (mp->next >= mp->n) return MOVE_NONE;
+    int i = picker_step(mp);
     *score = mp->scores[i];
     return mp->moves[i];
 }
@@ -460,13 +521,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
 
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
-    int n = list_moves(t, p, moves, scores, tt_move, ply);
-    if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
     struct picker mp; /* not zero-initialised: the tree is large and filled when built */
-    mp.moves = moves;
-    mp.scores = scores;
-    mp.n = n;
-    mp.next = mp.size = 0;
+    if (!picker_init(&mp, t, p, moves, scores, tt_move, depth, ply))
+        return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
 
     int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
     move_t best_move = MOVE_NONE, m;
