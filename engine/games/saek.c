@@ -386,13 +386,14 @@ static inline void saek_step_random(saek_state *s, game_rng *rng) {
  * What a 2D6 roll does to the board, by the index 0..35 that saek_roll36 turns into the sum:
  * bits 0-7 the ships it takes a coin from (its own ship, or every ship for 2 and 12), bits 8-15
  * the ship a trading roll puts a coin on when empty, bits 16-31 all set for 2 and 12 (a raid
- * sweep also empties the longship). A 7 does nothing to the board: its entry is 0.
+ * sweep also empties the longship). A 7 does nothing to the board: its entry is 0. Ships 3-6
+ * are locations 0-3 and ships 8-11 locations 4-7 (saek_ship_index), written as constants.
  */
 static const uint32_t saek_roll_effect[36] = {
 #define SAEK_FX(sum)                                                                               \
     ((sum) == 7                  ? 0u                                                              \
      : (sum) == 2 || (sum) == 12 ? 0xffff00ffu                                                     \
-                                 : (uint32_t)saek_ship_bit[sum] * 0x101u)
+                                 : (1u << (((sum) < 7 ? (sum)-3 : (sum)-4) & 7)) * 0x101u)
     SAEK_FX(2), SAEK_FX(3), SAEK_FX(4), SAEK_FX(5),  SAEK_FX(6),  SAEK_FX(7),
     SAEK_FX(3), SAEK_FX(4), SAEK_FX(5), SAEK_FX(6),  SAEK_FX(7),  SAEK_FX(8),
     SAEK_FX(4), SAEK_FX(5), SAEK_FX(6), SAEK_FX(7),  SAEK_FX(8),  SAEK_FX(9),
