@@ -303,23 +303,33 @@ struct picker {
     move_t *moves;
     int *scores;
     int n, next;
-    int size;                   /* leaves of the tree (a power of two), 0 before it is built */
-    int16_t win[2 * MAX_MOVES]; /* winning position below each tree node, -1 for none */
+    int size; /* leaves of the tree (a power of two), 0 before it is built */
+    /* the best key below each tree node: score and position packed so that the larger key is
+       the higher score, then the earlier position (leaf of position i at size + i) */
+    int64_t key[2 * MAX_MOVES];
 };
 
 enum { PICK_SCANS = 2 }; /* picks made by scanning before the tree is built */
 
-/* Returns the better of two positions: the higher score, the earlier on a tie, -1 for none. */
-static inline int better(const int *scores, int a, int b) {
-    if (a < 0) return b;
-    if (b < 0) return a;
-    return scores[b] > scores[a] || (scores[b] == scores[a] && b < a) ? b : a;
+enum { PICK_POS_BITS = 16 };
+static const int64_t PICK_NONE = INT64_MIN; /* the key of a position handed out or past n */
+
+/* Returns the tree key of position pos holding score: higher scores, then earlier positions. */
+static inline int64_t pick_key(int score, int pos) {
+    return (int64_t)score * (1 << PICK_POS_BITS) + ((1 << PICK_POS_BITS) - 1 - pos);
+}
+
+/* Returns the position of a tree key. */
+static inline int pick_pos(int64_t key) {
+    return (1 << PICK_POS_BITS) - 1 - (int)(key & ((1 << PICK_POS_BITS) - 1));
 }
 
 /* Recomputes the tree nodes above position pos. */
 static inline void picker_update(struct picker *mp, int pos) {
-    for (int k = (mp->size + pos) / 2; k >= 1; k /= 2)
-        mp->win[k] = (int16_t)better(mp->scores, mp->win[2 * k], mp->win[2 * k + 1]);
+    for (int k = (mp->size + pos) / 2; k >= 1; k /= 2) {
+        int64_t a = mp->key[2 * k], b = mp->key[2 * k + 1];
+        mp->key[k] = a > b ? a : b;
+    }
 }
 
 /* Builds the tree over the positions from first on. */
@@ -327,9 +337,11 @@ static void picker_build(struct picker *mp, int first) {
     mp->size = 1;
     while (mp->size < mp->n) mp->size *= 2;
     for (int i = 0; i < mp->size; i++)
-        mp->win[mp->size + i] = (int16_t)(i >= first && i < mp->n ? i : -1);
-    for (int k = mp->size - 1; k >= 1; k--)
-        mp->win[k] = (int16_t)better(mp->scores, mp->win[2 * k], mp->win[2 * k + 1]);
+        mp->key[mp->size + i] = i >= first && i < mp->n ? pick_key(mp->scores[i], i) : PICK_NONE;
+    for (int k = mp->size - 1; k >= 1; k--) {
+        int64_t a = mp->key[2 * k], b = mp->key[2 * k + 1];
+        mp->key[k] = a > b ? a : b;
+    }
 }
 
 /* Moves the best remaining move of the list into place and returns its position. */
@@ -341,7 +353,7 @@ static int picker_step(struct picker *mp) {
             if (mp->scores[j] > mp->scores[best]) best = j;
     } else {
         if (!mp->size) picker_build(mp, i);
-        best = mp->win[1];
+        best = pick_pos(mp->key[1]);
     }
     move_t m = mp->moves[i];
     int sc = mp->scores[i];
@@ -351,9 +363,12 @@ static int picker_step(struct picker *mp) {
     mp->scores[best] = sc;
     if (mp->size) {
         /* position i is handed out; position best now holds what stood at i */
-        mp->win[mp->size + i] = -1;
+        mp->key[mp->size + i] = PICK_NONE;
         picker_update(mp, i);
-        if (best != i) picker_update(mp, best);
+        if (best != i) {
+            mp->key[mp->size + best] = pick_key(mp->scores[best], best);
+            picker_update(mp, best);
+        }
     }
     return i;
 }
@@ -500,11 +515,14 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         return SCORE_WIN - ply - 1;
     }
     bool threat = threatened(p);
-    int static_eval = eval_position(p, &s->opt.weights);
 
-    /* null move: give the opponent a free move; if we still beat beta, cut */
-    if (s->opt.null_move && null_ok && !pv_node && depth >= 3 && !threat && static_eval >= beta &&
-        beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN) {
+    /* null move: give the opponent a free move; if we still beat beta, cut. The static
+       evaluation is needed only here (the table keeps it when known) */
+    int static_eval = TT_EVAL_NONE;
+    bool try_null = s->opt.null_move && null_ok && !pv_node && depth >= 3 && !threat &&
+                    beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
+    if (try_null) static_eval = eval_position(p, &s->opt.weights);
+    if (try_null && static_eval >= beta) {
         struct position null = *p;
         null.side = (uint8_t)!p->side;
         null.key ^= zobrist_side;
@@ -537,6 +555,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         }
         bb_t caught = pos_make(&child, p, m);
         t->nodes++;
+        if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
         int score;
         if (child.result != RESULT_NONE) {

@@ -7,7 +7,7 @@
  * wrong move. data packs, from bit 0:
  *   bits  0-15  move (move_t)
  *   bits 16-31  score (int16, mate scores stored relative to the node: see tt_score_to/from)
- *   bits 32-47  static evaluation (int16)
+ *   bits 32-47  static evaluation (int16; TT_EVAL_NONE when the search did not compute one)
  *   bits 48-55  depth + 1 (0 = empty entry; depth -1 is quiescence)
  *   bits 56-57  bound (TT_LOWER, TT_UPPER, TT_EXACT)
  *   bits 58-63  generation (age), so old entries are replaced first
@@ -24,6 +24,8 @@
 #include "engine/types.h"
 
 enum tt_bound { TT_NONE, TT_LOWER, TT_UPPER, TT_EXACT };
+
+enum { TT_EVAL_NONE = -32768 }; /* the stored evaluation when none was computed */
 
 struct tt_entry {
     uint64_t check, data;
@@ -58,6 +60,11 @@ void tt_clear_part(struct tt *tt, int part, int parts);
 
 /* Starts a new search: entries from earlier searches age. */
 void tt_new_search(struct tt *tt);
+
+/* Starts loading key's bucket into the cache ahead of a probe; a hint with no effect on results. */
+static inline void tt_prefetch(const struct tt *tt, uint64_t key) {
+    __builtin_prefetch(&tt->entries[(key & (tt->buckets - 1)) * 4]);
+}
 
 /* Looks up key; fills *hit and returns true when found. */
 bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
