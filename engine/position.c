@@ -54,20 +54,29 @@ void pos_init_start(struct position *p, const struct variant *v) {
 bb_t pos_make(struct position *dst, const struct position *src, move_t m) {
     int from = move_from(m), to = move_to(m), mover = src->side;
     bb_t fromto = bb_sq(from) | bb_sq(to);
-    *dst = *src;
+    /* the child is written field by field from the parent's values, not copied whole and then
+       read back (a whole-struct copy followed by reads of its fields stalls on the stores) */
+    bb_t att = src->att, def = src->def, king = src->king;
+    int king_sq = src->king_sq;
     enum piece kind;
     if (mover == SIDE_ATTACKERS) {
-        dst->att ^= fromto;
+        att ^= fromto;
         kind = PIECE_ATTACKER;
-    } else if (from == src->king_sq) {
-        dst->king = bb_sq(to);
-        dst->king_sq = (int8_t)to;
+    } else if (from == king_sq) {
+        king = bb_sq(to);
+        king_sq = to;
         kind = PIECE_KING;
     } else {
-        dst->def ^= fromto;
+        def ^= fromto;
         kind = PIECE_DEFENDER;
     }
-    dst->key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
+    dst->att = att;
+    dst->def = def;
+    dst->king = king;
+    dst->key = src->key ^ zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
+    dst->v = src->v;
+    dst->king_sq = (int8_t)king_sq;
+    dst->side = (uint8_t)mover;
     bb_t caught = rules_captures(dst, to, mover);
     if (caught) {
         enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;

@@ -11,26 +11,53 @@ bool tt_resize(struct tt *tt, size_t mib) {
     size_t bytes = mib << 20, buckets = 1;
     while (buckets * 2 * 4 * sizeof(struct tt_entry) <= bytes) buckets *= 2;
     struct tt_entry *e = aligned_alloc(64, buckets * 4 * sizeof *e);
-    if (!e) return false;
+    uint64_t *dirty = calloc((buckets + 63) / 64, sizeof *dirty);
+    if (!e || !dirty) {
+        free(e);
+        free(dirty);
+        return false;
+    }
+    memset(e, 0, buckets * 4 * sizeof *e);
     free(tt->entries);
+    free(tt->dirty);
     tt->entries = e;
+    tt->dirty = dirty;
     tt->buckets = buckets;
-    tt_clear(tt);
+    tt->generation = 0;
     return true;
 }
 
 /* Frees the table. */
 void tt_free(struct tt *tt) {
     free(tt->entries);
+    free(tt->dirty);
     tt->entries = NULL;
+    tt->dirty = NULL;
     tt->buckets = 0;
 }
 
-/* Empties slice `part` of `parts` equal slices of the table; part 0 restarts the generation. */
+/*
+ * Empties slice `part` of `parts` equal slices of the table; part 0 restarts the generation.
+ * Only buckets written since the last clear can hold entries: when few were, they alone are
+ * zeroed, otherwise the whole slice.
+ */
 void tt_clear_part(struct tt *tt, int part, int parts) {
-    size_t n = tt->buckets * 4, first = n * (size_t)part / (size_t)parts;
-    size_t end = n * (size_t)(part + 1) / (size_t)parts;
-    memset(tt->entries + first, 0, (end - first) * sizeof *tt->entries);
+    size_t words = (tt->buckets + 63) / 64;
+    size_t first = words * (size_t)part / (size_t)parts;
+    size_t end = words * (size_t)(part + 1) / (size_t)parts;
+    size_t written = 0;
+    for (size_t w = first; w < end; w++) written += (size_t)__builtin_popcountll(tt->dirty[w]);
+    if (written * 4 > (end - first) * 64) {
+        size_t from = first * 64, to = end * 64 < tt->buckets ? end * 64 : tt->buckets;
+        memset(tt->entries + from * 4, 0, (to - from) * 4 * sizeof *tt->entries);
+    } else {
+        for (size_t w = first; w < end; w++)
+            for (uint64_t bits = tt->dirty[w]; bits; bits &= bits - 1) {
+                size_t b = w * 64 + (size_t)__builtin_ctzll(bits);
+                memset(tt->entries + b * 4, 0, 4 * sizeof *tt->entries);
+            }
+    }
+    memset(tt->dirty + first, 0, (end - first) * sizeof *tt->dirty);
     if (part == 0) tt->generation = 0;
 }
 
@@ -106,6 +133,11 @@ void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int
                     ((uint64_t)bound << 56) | ((uint64_t)tt->generation << 58);
     __atomic_store_n(&slot->check, key ^ data, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->data, data, __ATOMIC_RELAXED);
+    /* mark the bucket written (an atomic or, only the first time: threads share the map) */
+    size_t index = key & (tt->buckets - 1);
+    uint64_t bit = (uint64_t)1 << (index & 63);
+    if (!(__atomic_load_n(&tt->dirty[index / 64], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(&tt->dirty[index / 64], bit, __ATOMIC_RELAXED);
 }
 
 /* Returns how full the table is in permille (entries of this search among the first 4000). */

@@ -12,7 +12,8 @@
  *   bits 56-57  bound (TT_LOWER, TT_UPPER, TT_EXACT)
  *   bits 58-63  generation (age), so old entries are replaced first
  * Replacement in a bucket: the same key, else an empty entry, else the entry with the lowest
- * depth - 8 * age.
+ * depth - 8 * age. A bitmap marks the buckets written since the last clear, so that clearing a
+ * large table after a short search zeroes only those.
  */
 #ifndef HNEFI_SEARCH_TT_H
 #define HNEFI_SEARCH_TT_H
@@ -41,6 +42,7 @@ struct tt {
     struct tt_entry *entries;
     size_t buckets; /* a power of two; 4 entries each */
     unsigned generation;
+    uint64_t *dirty; /* one bit per bucket written since the last clear (set by tt_store) */
 };
 
 /* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */

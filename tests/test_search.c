@@ -274,10 +274,44 @@ static void tt_scores(void) {
     tt_free(&tt);
 }
 
+/* Tells whether every entry of the table is zero. */
+static bool table_empty(const struct tt *tt) {
+    for (size_t i = 0; i < tt->buckets * 4; i++)
+        if (tt->entries[i].check || tt->entries[i].data) return false;
+    return true;
+}
+
+/* Checks that clearing empties the table after few stores, many stores, and in slices. */
+static void tt_clearing(void) {
+    struct tt tt = {0};
+    CHECK(tt_resize(&tt, 1));
+    CHECK(table_empty(&tt));
+    uint64_t key = 0x9e3779b97f4a7c15ULL;
+    const int counts[] = {100, 60000, 3000};
+    for (int round = 0; round < 3; round++) {
+        tt_new_search(&tt);
+        for (int i = 0; i < counts[round]; i++) {
+            key = key * 6364136223846793005ULL + 1442695040888963407ULL;
+            tt_store(&tt, key, move_make(i % 100, 100), i % 1000, 0, 1 + i % 20, TT_EXACT);
+        }
+        CHECK(!table_empty(&tt));
+        CHECK(tt_probe(&tt, key, &(struct tt_hit){0}));
+        if (round < 2) {
+            tt_clear(&tt); /* few written buckets, then more than a quarter of them */
+        } else {
+            for (int part = 0; part < 3; part++) tt_clear_part(&tt, part, 3);
+        }
+        CHECK(table_empty(&tt));
+        CHECK(!tt_probe(&tt, key, &(struct tt_hit){0}));
+    }
+    tt_free(&tt);
+}
+
 int main(void) {
     struct search *s = search_new(16);
     CHECK(s != NULL);
     tt_scores();
+    tt_clearing();
     CHECK_EQ_INT(tactics(s), 60);
     own_positions(s);
     determinism(s);
