@@ -3,14 +3,23 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "search/search.h"
+
+enum { TT_HUGE_PAGE = 2 << 20 };
 
 /* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
 bool tt_resize(struct tt *tt, size_t mib) {
     size_t bytes = mib << 20, buckets = 1;
     while (buckets * 2 * 4 * sizeof(struct tt_entry) <= bytes) buckets *= 2;
-    struct tt_entry *e = aligned_alloc(64, buckets * 4 * sizeof *e);
+    size_t size = buckets * 4 * sizeof(struct tt_entry);
+    /* tables of whole 2 MiB pages ask for huge pages: a probe then rarely misses the TLB too */
+    bool huge = size % TT_HUGE_PAGE == 0;
+    struct tt_entry *e = aligned_alloc(huge ? TT_HUGE_PAGE : 64, size);
+#ifdef MADV_HUGEPAGE
+    if (e && huge) madvise(e, size, MADV_HUGEPAGE);
+#endif
     uint64_t *dirty = calloc((buckets + 63) / 64, sizeof *dirty);
     if (!e || !dirty) {
         free(e);
