@@ -324,11 +324,15 @@ static inline int pick_pos(int64_t key) {
     return (1 << PICK_POS_BITS) - 1 - (int)(key & ((1 << PICK_POS_BITS) - 1));
 }
 
-/* Recomputes the tree nodes above position pos. */
-static inline void picker_update(struct picker *mp, int pos) {
-    for (int k = (mp->size + pos) / 2; k >= 1; k /= 2) {
-        int64_t a = mp->key[2 * k], b = mp->key[2 * k + 1];
-        mp->key[k] = a > b ? a : b;
+/* Sets the leaf of position pos to key and recomputes the tree nodes above it. */
+static inline void picker_update(struct picker *mp, int pos, int64_t key) {
+    int k = mp->size + pos;
+    mp->key[k] = key;
+    /* the new value climbs in a register; only the siblings are read */
+    for (; k > 1; k /= 2) {
+        int64_t sibling = mp->key[k ^ 1];
+        key = key > sibling ? key : sibling;
+        mp->key[k / 2] = key;
     }
 }
 
@@ -363,12 +367,8 @@ static int picker_step(struct picker *mp) {
     mp->scores[best] = sc;
     if (mp->size) {
         /* position i is handed out; position best now holds what stood at i */
-        mp->key[mp->size + i] = PICK_NONE;
-        picker_update(mp, i);
-        if (best != i) {
-            mp->key[mp->size + best] = pick_key(mp->scores[best], best);
-            picker_update(mp, best);
-        }
+        picker_update(mp, i, PICK_NONE);
+        if (best != i) picker_update(mp, best, pick_key(mp->scores[best], best));
     }
     return i;
 }
