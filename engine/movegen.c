@@ -129,8 +129,21 @@ int count_moves(const struct position *p) {
 
 /* Tells whether the move m is legal for the side to move (ignoring repetition rules). */
 bool move_is_legal(const struct position *p, move_t m) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
     int from = move_from(m), to = move_to(m);
-    if (from >= p->v->g.squares || to >= p->v->g.squares) return false;
+    if (from >= g->squares || to >= g->squares) return false;
     if (!bb_has(pos_side_pieces(p, p->side), from)) return false;
-    return bb_has(piece_targets(p, from), to);
+    /* only the line from `from` to `to` matters: every square up to `to` must be empty, and
+       none before `to` may stop a slide */
+    bool king = from == p->king_sq;
+    bb_t block = king ? v->king_block : v->men_block;
+    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+    bb_t occ = pos_occupied(p);
+    for (int d = 0; d < DIR_NB; d++) {
+        if (!bb_has(g->ray[d][from], to)) continue;
+        bb_t path = g->ray[d][from] & ~g->ray[d][to]; /* the squares up to `to`, `to` included */
+        return !(path & occ) && !(path & ~bb_sq(to) & block) && !bb_has(forbidden, to);
+    }
+    return false;
 }

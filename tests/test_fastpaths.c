@@ -1,8 +1,10 @@
 /*
  * Checks the engine's fast paths against slow, obviously correct versions on random games of
- * every built-in variant: the ray tables and single-piece slides (bb_slides, piece_targets), the
- * many-piece slides (slide_set), and the sorting of the squares beside the king
- * (rules_king_spots), which the search trusts instead of making each attacker move, and the
+ * every built-in variant and of variants altered to use the remaining rule options (a throne
+ * that blocks slides, custodial king capture, edge escape with the immobile-king rule, ...): the
+ * ray tables and single-piece slides (bb_slides, piece_targets), the many-piece slides (slide_set),
+ * and the sorting of the squares beside the king (rules_king_spots), which the search trusts
+ * instead of making each attacker move; also move_is_legal against the generated list, and the
  * evaluation against its plain formula with many-piece slides throughout.
  *
  * Games are biased towards attacker moves beside the king and beside defenders, so that king
@@ -88,6 +90,33 @@ static void check_slides(const struct position *p, uint64_t *rng) {
     CHECK(slide_set(g, gen, pro, land) == (union_walks & land));
 }
 
+/* Checks move_is_legal in p against the generated list, on every listed move and random pairs. */
+static void check_legality(const struct position *p, uint64_t *rng) {
+    static uint8_t listed[128][128];
+    memset(listed, 0, sizeof listed);
+    move_t moves[MAX_MOVES];
+    int n = gen_moves(p, moves);
+    for (int i = 0; i < n; i++) {
+        listed[move_from(moves[i])][move_to(moves[i])] = 1;
+        CHECK(move_is_legal(p, moves[i]));
+    }
+    bb_t own = pos_side_pieces(p, p->side);
+    for (int k = 0; k < 300; k++) {
+        uint64_t r = fp_rand(rng);
+        /* half the pairs start on an own piece, so that most reach the line test */
+        int from = (int)(r % 128), to = (int)((r >> 8) % 128);
+        if (k % 2 && own) {
+            int skip = (int)((r >> 16) % (uint64_t)bb_popcount(own));
+            bb_t o = own;
+            while (skip--) bb_pop(&o);
+            from = bb_lsb(o);
+        }
+        if (!check_record(move_is_legal(p, move_make(from, to)) == listed[from][to], __FILE__,
+                          __LINE__, "move_is_legal agrees with gen_moves"))
+            return;
+    }
+}
+
 /* Checks rules_king_spots in p (attackers to move) by making every attacker move beside the king.
  */
 static void check_king_spots(const struct position *p, struct fp_stats *st) {
@@ -169,6 +198,7 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
         for (int ply = 0; ply < FP_MAX_PLIES && p.result == RESULT_NONE; ply++) {
             st->positions++;
             check_slides(&p, &rng);
+            check_legality(&p, &rng);
             CHECK_EQ_INT(eval_position(&p, &eval_default_weights),
                          plain_eval(&p, &eval_default_weights));
             if (p.side == SIDE_ATTACKERS) check_king_spots(&p, st);
@@ -181,6 +211,14 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
     }
 }
 
+/* Variants with the options no built-in variant uses: base name, then key/value pairs. */
+static const char *const fp_altered[][7] = {
+    {"copenhagen", "throne_pass", "nobody", "throne_stop", "nobody", "sw_flank_only", "no"},
+    {"tablut", "throne_pass", "king", "king_capture", "custodial", "hostile_edge_king", "yes"},
+    {"brandubh", "escape", "edge", "immobile_king", "yes", "encirclement", "yes"},
+    {"fetlar", "king_capture", "custodial", "shieldwall", "yes", "sw_corner", "yes"},
+};
+
 int main(void) {
     bool quick = getenv("HNEFI_QUICK") != NULL;
     check_rays(7);
@@ -189,6 +227,13 @@ int main(void) {
     struct fp_stats st = {0};
     for (int i = 0; variant_builtin(i); i++)
         run_variant(variant_builtin(i), quick ? 20 : 150, 0x5eed0000u + (uint64_t)i, &st);
+    for (size_t i = 0; i < sizeof fp_altered / sizeof fp_altered[0]; i++) {
+        struct variant v = *variant_by_name(fp_altered[i][0]);
+        char err[160];
+        for (int k = 1; k < 7; k += 2)
+            CHECK(variant_set_option(&v, fp_altered[i][k], fp_altered[i][k + 1], err, sizeof err));
+        run_variant(&v, quick ? 20 : 150, 0xa17e0000u + (uint64_t)i, &st);
+    }
     printf("%ld positions; squares beside the king reached: %ld (%ld captures, %ld maybe of "
            "which %ld won, %ld no win)\n",
            st.positions, st.spots, st.captures, st.maybe, st.won_maybe, st.silent);
