@@ -232,20 +232,34 @@ static inline int order_score(const struct order *o, move_t m, int from, int to)
     return sc;
 }
 
+/* Appends the moves from `from` to the squares of one 64-bit half of targets (ascending). */
+static inline int add_half(const struct order *o, move_t *moves, int *scores, int n, int from,
+                           uint64_t targets, int base, bool special) {
+    const int *history = o->history[from];
+    uint64_t contact = base ? bb_hi(o->contact) : bb_lo(o->contact);
+    uint64_t near_king = base ? bb_hi(o->near_king) : bb_lo(o->near_king);
+    for (; targets; targets &= targets - 1) {
+        int bit = __builtin_ctzll(targets), to = base + bit;
+        move_t m = move_make(from, to);
+        moves[n] = m;
+        if (special) {
+            scores[n++] = order_score(o, m, from, to);
+        } else {
+            /* order_score without the table move, killers and escapes, none of which start here */
+            scores[n++] = history[to] + (int)((contact >> bit) & 1) * (1 << 18) +
+                          (int)((near_king >> bit) & 1) * (1 << 20);
+        }
+    }
+    return n;
+}
+
 /* Appends the moves from `from` to the squares of targets (ascending) with their scores. */
 static inline int add_scored(const struct order *o, move_t *moves, int *scores, int n, int from,
                              bb_t targets) {
-    for (uint64_t lo = bb_lo(targets); lo; lo &= lo - 1) {
-        int to = __builtin_ctzll(lo);
-        moves[n] = move_make(from, to);
-        scores[n++] = order_score(o, move_make(from, to), from, to);
-    }
-    for (uint64_t hi = bb_hi(targets); hi; hi &= hi - 1) {
-        int to = 64 + __builtin_ctzll(hi);
-        moves[n] = move_make(from, to);
-        scores[n++] = order_score(o, move_make(from, to), from, to);
-    }
-    return n;
+    bool special = from == o->king_sq || from == move_from(o->tt_move) ||
+                   from == move_from(o->killer0) || from == move_from(o->killer1);
+    n = add_half(o, moves, scores, n, from, bb_lo(targets), 0, special);
+    return add_half(o, moves, scores, n, from, bb_hi(targets), 64, special);
 }
 
 /*
@@ -309,7 +323,7 @@ struct picker {
     int64_t key[2 * MAX_MOVES];
 };
 
-enum { PICK_SCANS = 2 }; /* picks made by scanning before the tree is built */
+enum { PICK_SCANS = 8 }; /* picks made by scanning before the tree is built */
 
 enum { PICK_POS_BITS = 16 };
 static const int64_t PICK_NONE = INT64_MIN; /* the key of a position handed out or past n */
@@ -353,8 +367,10 @@ static int picker_step(struct picker *mp) {
     int i = mp->next++;
     int best = i;
     if (i < PICK_SCANS) {
-        for (int j = i + 1; j < mp->n; j++)
-            if (mp->scores[j] > mp->scores[best]) best = j;
+        /* the highest score (a loop the compiler vectorises), then its first position */
+        int top = mp->scores[i];
+        for (int j = i + 1; j < mp->n; j++) top = mp->scores[j] > top ? mp->scores[j] : top;
+        while (mp->scores[best] != top) best++;
     } else {
         if (!mp->size) picker_build(mp, i);
         best = pick_pos(mp->key[1]);
