@@ -25,6 +25,7 @@ struct thread {
     /* keys of the game since its last capture and of the current search path */
     uint64_t keys[HISTORY_MAX];
     int nkeys;
+    int rep_floor; /* the oldest key a repetition can match: none before a capture can */
     move_t killers[SEARCH_MAX_PLY][2];
     int history[SIDE_NB][BB_MAX_SQUARES][BB_MAX_SQUARES];
     move_t pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
@@ -118,7 +119,7 @@ static int repetition_score(const struct position *p, int ply) {
 /* Tells whether the key of the new position (keys[nkeys-1]) repeats one with the same side. */
 static bool is_repetition(const struct thread *t) {
     uint64_t key = t->keys[t->nkeys - 1];
-    for (int i = t->nkeys - 3; i >= 0; i -= 2)
+    for (int i = t->nkeys - 3; i >= t->rep_floor; i -= 2)
         if (t->keys[i] == key) return true;
     return false;
 }
@@ -573,6 +574,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         t->nodes++;
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
+        int floor = t->rep_floor;
+        if (caught) t->rep_floor = t->nkeys - 1; /* nothing before a capture can repeat */
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
@@ -588,8 +591,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 int r = 0;
                 /* late quiet moves are reduced, but never king moves or moves beside the king:
                    escapes, forts and captures of the king grow from those */
-                bool king_area = move_from(m) == p->king_sq ||
-                                 bb_has(bb_neighbours(p->king, &p->v->g), move_to(m));
+                bool king_area =
+                    move_from(m) == p->king_sq || bb_has(p->v->g.nbrs[p->king_sq], move_to(m));
                 if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
                     move_score < (1 << 20))
                     r = 1 + (searched >= 12) + (depth >= 8);
@@ -604,6 +607,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             }
         }
         t->nkeys--;
+        t->rep_floor = floor;
         searched++;
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
         if (score > best) {
@@ -913,7 +917,7 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
         t->nodes = t->last_check = 0;
         t->nroot = nroot;
         memcpy(t->root_moves, root_moves, (size_t)nroot * sizeof(move_t));
-        t->nkeys = 0;
+        t->nkeys = t->rep_floor = 0;
         for (int j = first; j <= game->n; j++) t->keys[t->nkeys++] = game->pos[j].key;
         t->best_move = nroot ? root_moves[0] : MOVE_NONE;
         t->best_score = 0;
