@@ -627,7 +627,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     }
     if (searched == 0) return alpha; /* every root move excluded */
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    tt_store(&s->tt, p->key, best_move, tt_score_to(best, ply), static_eval, depth, bound);
+    tt_store_by(&s->tt, t->index, p->key, best_move, tt_score_to(best, ply), static_eval, depth,
+                bound);
     return best;
 }
 
@@ -832,6 +833,7 @@ static void set_threads(struct search *s, int n) {
         }
         s->threads[s->nthreads++] = t;
     }
+    tt_set_writers(&s->tt, s->nthreads); /* if out of memory, threads share the maps */
 }
 
 /* Stops and joins the threads and frees everything. */

@@ -20,7 +20,8 @@ bool tt_resize(struct tt *tt, size_t mib) {
 #ifdef MADV_HUGEPAGE
     if (e && huge) madvise(e, size, MADV_HUGEPAGE);
 #endif
-    uint64_t *dirty = calloc((buckets + 63) / 64, sizeof *dirty);
+    int maps = tt->maps > 0 ? tt->maps : 1;
+    uint64_t *dirty = calloc((size_t)maps * ((buckets + 63) / 64), sizeof *dirty);
     if (!e || !dirty) {
         free(e);
         free(dirty);
@@ -31,8 +32,34 @@ bool tt_resize(struct tt *tt, size_t mib) {
     free(tt->dirty);
     tt->entries = e;
     tt->dirty = dirty;
+    tt->maps = maps;
     tt->buckets = buckets;
     tt->generation = 0;
+    return true;
+}
+
+/* Returns the number of 64-bit words of one written-bucket map. */
+static size_t map_words(const struct tt *tt) {
+    return (tt->buckets + 63) / 64;
+}
+
+/*
+ * Gives the table n maps of written buckets (1..TT_MAX_MAPS), one per writing thread, so that
+ * threads do not fight over the cache lines of one shared map; the marks made so far are kept.
+ * Returns false if out of memory (the old maps stay).
+ */
+bool tt_set_writers(struct tt *tt, int n) {
+    if (n < 1) n = 1;
+    if (n > TT_MAX_MAPS) n = TT_MAX_MAPS;
+    if (n == tt->maps || !tt->entries) return true;
+    size_t words = map_words(tt);
+    uint64_t *dirty = calloc((size_t)n * words, sizeof *dirty);
+    if (!dirty) return false;
+    for (int m = 0; m < tt->maps; m++)
+        for (size_t w = 0; w < words; w++) dirty[w] |= tt->dirty[(size_t)m * words + w];
+    free(tt->dirty);
+    tt->dirty = dirty;
+    tt->maps = n;
     return true;
 }
 
@@ -43,6 +70,7 @@ void tt_free(struct tt *tt) {
     tt->entries = NULL;
     tt->dirty = NULL;
     tt->buckets = 0;
+    tt->maps = 0;
 }
 
 /*
@@ -51,22 +79,29 @@ void tt_free(struct tt *tt) {
  * zeroed, otherwise the whole slice.
  */
 void tt_clear_part(struct tt *tt, int part, int parts) {
-    size_t words = (tt->buckets + 63) / 64;
+    size_t words = map_words(tt);
     size_t first = words * (size_t)part / (size_t)parts;
     size_t end = words * (size_t)(part + 1) / (size_t)parts;
+    /* the maps are merged into the first one, slice by slice */
+    uint64_t *merged = tt->dirty;
+    for (int m = 1; m < tt->maps; m++) {
+        uint64_t *map = tt->dirty + (size_t)m * words;
+        for (size_t w = first; w < end; w++) merged[w] |= map[w];
+        memset(map + first, 0, (end - first) * sizeof *map);
+    }
     size_t written = 0;
-    for (size_t w = first; w < end; w++) written += (size_t)__builtin_popcountll(tt->dirty[w]);
+    for (size_t w = first; w < end; w++) written += (size_t)__builtin_popcountll(merged[w]);
     if (written * 4 > (end - first) * 64) {
         size_t from = first * 64, to = end * 64 < tt->buckets ? end * 64 : tt->buckets;
         memset(tt->entries + from * 4, 0, (to - from) * 4 * sizeof *tt->entries);
     } else {
         for (size_t w = first; w < end; w++)
-            for (uint64_t bits = tt->dirty[w]; bits; bits &= bits - 1) {
+            for (uint64_t bits = merged[w]; bits; bits &= bits - 1) {
                 size_t b = w * 64 + (size_t)__builtin_ctzll(bits);
                 memset(tt->entries + b * 4, 0, 4 * sizeof *tt->entries);
             }
     }
-    memset(tt->dirty + first, 0, (end - first) * sizeof *tt->dirty);
+    memset(merged + first, 0, (end - first) * sizeof *merged);
     if (part == 0) tt->generation = 0;
 }
 
@@ -108,9 +143,15 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit) {
     return false;
 }
 
-/* Stores a result for key. */
+/* Stores a result for key (the writer's map is the first). */
 void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int depth,
               enum tt_bound bound) {
+    tt_store_by(tt, 0, key, move, score, eval, depth, bound);
+}
+
+/* Stores a result for key, marking the bucket in writer's map. */
+void tt_store_by(struct tt *tt, int writer, uint64_t key, move_t move, int score, int eval,
+                 int depth, enum tt_bound bound) {
     struct tt_entry *b = bucket(tt, key);
     struct tt_entry *slot = &b[0];
     int worst = 1 << 30;
@@ -142,11 +183,13 @@ void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int
                     ((uint64_t)bound << 56) | ((uint64_t)tt->generation << 58);
     __atomic_store_n(&slot->check, key ^ data, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->data, data, __ATOMIC_RELAXED);
-    /* mark the bucket written (an atomic or, only the first time: threads share the map) */
+    /* mark the bucket written, only the first time; an atomic or, since writers beyond the
+       number of maps share one (with a map each the line stays in the writer's cache) */
     size_t index = key & (tt->buckets - 1);
     uint64_t bit = (uint64_t)1 << (index & 63);
-    if (!(__atomic_load_n(&tt->dirty[index / 64], __ATOMIC_RELAXED) & bit))
-        __atomic_fetch_or(&tt->dirty[index / 64], bit, __ATOMIC_RELAXED);
+    uint64_t *word = tt->dirty + (size_t)(writer % tt->maps) * map_words(tt) + index / 64;
+    if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
 }
 
 /* Returns how full the table is in permille (entries of this search among the first 4000). */

@@ -12,8 +12,8 @@
  *   bits 56-57  bound (TT_LOWER, TT_UPPER, TT_EXACT)
  *   bits 58-63  generation (age), so old entries are replaced first
  * Replacement in a bucket: the same key, else an empty entry, else the entry with the lowest
- * depth - 8 * age. A bitmap marks the buckets written since the last clear, so that clearing a
- * large table after a short search zeroes only those.
+ * depth - 8 * age. Bitmaps mark the buckets written since the last clear (one bitmap per
+ * writing thread), so that clearing a large table after a short search zeroes only those.
  */
 #ifndef HNEFI_SEARCH_TT_H
 #define HNEFI_SEARCH_TT_H
@@ -42,8 +42,11 @@ struct tt {
     struct tt_entry *entries;
     size_t buckets; /* a power of two; 4 entries each */
     unsigned generation;
-    uint64_t *dirty; /* one bit per bucket written since the last clear (set by tt_store) */
+    uint64_t *dirty; /* `maps` maps of one bit per bucket written since the last clear */
+    int maps;        /* one per writing thread (see tt_set_writers), at least 1 */
 };
+
+enum { TT_MAX_MAPS = 8 }; /* writers beyond this share maps */
 
 /* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
 bool tt_resize(struct tt *tt, size_t mib);
@@ -74,6 +77,16 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
 /* Stores a result for key. */
 void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int eval, int depth,
               enum tt_bound bound);
+
+/* Stores a result for key as writer (a thread's index): the bucket is marked in its own map. */
+void tt_store_by(struct tt *tt, int writer, uint64_t key, move_t move, int score, int eval,
+                 int depth, enum tt_bound bound);
+
+/*
+ * Gives the table one map of written buckets per writer (n threads, at most TT_MAX_MAPS), so
+ * that threads do not share the lines of one map. Returns false if out of memory.
+ */
+bool tt_set_writers(struct tt *tt, int n);
 
 /* Returns how full the table is in permille (entries of this search among the first 4000). */
 int tt_hashfull(const struct tt *tt);

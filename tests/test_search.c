@@ -281,25 +281,36 @@ static bool table_empty(const struct tt *tt) {
     return true;
 }
 
-/* Checks that clearing empties the table after few stores, many stores, and in slices. */
+/*
+ * Checks that clearing empties the table after few stores, many stores, and in slices, with one
+ * map of written buckets and with several (four writers, some sharing a map), also when the
+ * number of maps changes between the stores and the clear.
+ */
 static void tt_clearing(void) {
     struct tt tt = {0};
     CHECK(tt_resize(&tt, 1));
     CHECK(table_empty(&tt));
     uint64_t key = 0x9e3779b97f4a7c15ULL;
-    const int counts[] = {100, 60000, 3000};
-    for (int round = 0; round < 3; round++) {
+    const int counts[] = {100, 60000, 3000, 3000, 60000};
+    for (int round = 0; round < 5; round++) {
         tt_new_search(&tt);
         for (int i = 0; i < counts[round]; i++) {
             key = key * 6364136223846793005ULL + 1442695040888963407ULL;
-            tt_store(&tt, key, move_make(i % 100, 100), i % 1000, 0, 1 + i % 20, TT_EXACT);
+            tt_store_by(&tt, i % 4, key, move_make(i % 100, 100), i % 1000, 0, 1 + i % 20,
+                        TT_EXACT);
         }
         CHECK(!table_empty(&tt));
         CHECK(tt_probe(&tt, key, &(struct tt_hit){0}));
-        if (round < 2) {
-            tt_clear(&tt); /* few written buckets, then more than a quarter of them */
-        } else {
+        if (round == 2) {
+            /* in slices; then three maps for the next round */
             for (int part = 0; part < 3; part++) tt_clear_part(&tt, part, 3);
+            CHECK(tt_set_writers(&tt, 3));
+        } else if (round == 3) {
+            /* marks in three maps, kept when the maps become two, then cleared in slices */
+            CHECK(tt_set_writers(&tt, 2));
+            for (int part = 0; part < 2; part++) tt_clear_part(&tt, part, 2);
+        } else {
+            tt_clear(&tt); /* few written buckets, or more than a quarter of them */
         }
         CHECK(table_empty(&tt));
         CHECK(!tt_probe(&tt, key, &(struct tt_hit){0}));
