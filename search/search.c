@@ -17,6 +17,7 @@ enum { HISTORY_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2, QS_THREAT_PLIES = 4 };
 struct thread {
     struct search *s;
     int index;
+    int seen; /* the last job generation this pool thread took */
     pthread_t handle;
     uint64_t nodes;      /* written by the owner only; read relaxed by the main thread */
     uint64_t last_check; /* nodes at the last look at the clock */
@@ -526,6 +527,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             return sc;
     }
     move_t win = win_in_one(p);
+    for (int k = 0; ply == 0 && win && k < t->nexcluded; k++)
+        if (t->excluded[k] == win) win = MOVE_NONE; /* a later MultiPV line: search the rest */
     if (win) {
         t->pv[ply][0] = win;
         t->pv_len[ply] = 1;
@@ -742,12 +745,11 @@ static void do_job(struct thread *t, int job) {
 static void *worker(void *arg) {
     struct thread *t = arg;
     struct search *s = t->s;
-    int seen = 0;
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->quit && s->generation == seen) pthread_cond_wait(&s->wake, &s->lock);
+        while (!s->quit && s->generation == t->seen) pthread_cond_wait(&s->wake, &s->lock);
         if (s->quit) break;
-        seen = s->generation;
+        t->seen = s->generation;
         int job = s->job;
         pthread_mutex_unlock(&s->lock);
         do_job(t, job);
@@ -827,6 +829,7 @@ static void set_threads(struct search *s, int n) {
         if (!t) break;
         t->s = s;
         t->index = i;
+        t->seen = s->generation; /* a new thread waits for the next job, never redoes the last */
         if (pthread_create(&t->handle, NULL, worker, t) != 0) {
             free(t);
             break;

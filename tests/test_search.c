@@ -248,6 +248,58 @@ static void multipv(struct search *s) {
     tafl_free(t);
 }
 
+/* Keeps the latest line of every MultiPV slot, whatever its depth. */
+static void on_any_line(const struct search_line *l, void *ctx) {
+    (void)ctx;
+    if (l->multipv <= 8) {
+        first_moves[l->multipv - 1] = l->pv[0];
+        line_scores[l->multipv - 1] = l->score;
+        lines_seen = l->multipv > lines_seen ? l->multipv : lines_seen;
+    }
+}
+
+/* MultiPV with two wins in one lists each once, then a third, different move. */
+static void multipv_wins(struct search *s) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct position p;
+    char err[200];
+    CHECK(fen_parse(&p, v,
+                    "2a2a5/5a5/7a3/1a1d2a2a1/4aa4a/3ak2d1aa/2aa2d1a2/4adda2a/1a4a4/11/4aa5 a", err,
+                    sizeof err));
+    struct tafl *t = tafl_new(v);
+    tafl_reset(t, &p);
+    struct search_options opt;
+    search_options_default(&opt);
+    opt.multipv = 3;
+    struct search_limits lim = {.depth = 4, .time_ms = {-1, -1}};
+    struct search_callbacks cb = {.on_iteration = on_any_line};
+    struct search_result r;
+    lines_seen = 0;
+    search_clear(s);
+    search_run(s, t, &lim, &opt, &cb, &r);
+    CHECK_EQ_INT(lines_seen, 3);
+    CHECK(first_moves[0] != first_moves[1] && first_moves[1] != first_moves[2] &&
+          first_moves[0] != first_moves[2]);
+    CHECK_EQ_INT(line_scores[0], SCORE_WIN - 1);
+    CHECK_EQ_INT(line_scores[1], SCORE_WIN - 1);
+    CHECK(line_scores[2] < SCORE_WIN - 1);
+    tafl_free(t);
+}
+
+/* Growing the pool after a table clear starts the new threads idle (they once redid the clear). */
+static void pool_growth(struct search *s) {
+    const struct variant *v = variant_by_name("brandubh");
+    for (int round = 0; round < 4; round++)
+        for (int threads = 1; threads <= 8; threads++) {
+            search_clear(s); /* a job for the pool of the previous size */
+            struct search_result r = run(s, v, v->start_fen, 3, 0, threads);
+            CHECK(r.best != MOVE_NONE);
+            CHECK_EQ_INT(r.depth, 3);
+        }
+    struct search_result r = run(s, v, v->start_fen, 3, 0, 1);
+    CHECK(r.best != MOVE_NONE);
+}
+
 /* Mate scores are stored relative to the node and read back at any ply. */
 static void tt_scores(void) {
     for (int ply = 0; ply < 60; ply += 7)
@@ -328,6 +380,8 @@ int main(void) {
     determinism(s);
     time_limit(s);
     multipv(s);
+    multipv_wins(s);
+    pool_growth(s);
     search_free(s);
     return check_done();
 }
