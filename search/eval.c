@@ -21,6 +21,27 @@ static bb_t slides_of(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
     return r & land;
 }
 
+/* Returns the corner-variant terms from the defenders' view: blocks near the corners, the king's
+   distance to them and the region the king can walk in past the defenders. */
+static int corner_terms(const struct position *p, const struct eval_weights *w) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t corners = p->v->corner_mask, near = corners | g->beside_corners;
+    bb_t ring2 = bb_neighbours(g->beside_corners, g) & ~near;
+    bb_t ring3 = bb_neighbours(ring2, g) & ~near & ~ring2 & ~g->edge;
+    int score = -w->corner_diag * bb_popcount(ring2 & ~g->edge & p->att) -
+                w->corner_edge2 * bb_popcount(ring2 & g->edge & p->att) -
+                w->corner_ring3 * bb_popcount(ring3 & p->att);
+    int n = g->size - 1, r = p->king_sq / g->size, f = p->king_sq % g->size;
+    int dr = r < n - r ? r : n - r, df = f < n - f ? f : n - f;
+    score -= w->king_corner_dist * (dr + df);
+    if (w->king_edge_reach || w->king_sealed) {
+        bb_t region = bb_flood(p->king, g->board & ~p->att, g);
+        score += w->king_edge_reach * bb_popcount(region & g->edge);
+        if (!(region & corners)) score -= w->king_sealed;
+    }
+    return score;
+}
+
 /* Evaluates p from the side to move's point of view. */
 int eval_position(const struct position *p, const struct eval_weights *w) {
     const struct variant *v = p->v;
@@ -49,6 +70,7 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     if (v->escape == ESCAPE_CORNER) {
         score -= w->corner_guard * bb_popcount(g->beside_corners & p->att);
         if (p->king & g->edge) score += w->edge_king;
+        score += corner_terms(p, w);
     }
     score = p->side == SIDE_DEFENDERS ? score : -score;
     return score + w->tempo;
