@@ -148,6 +148,44 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
     st->silent += bb_popcount(reached & ~(captures | maybe) & ~won);
 }
 
+/* The corner terms written plainly: square by square, the king's region by a search. */
+static int plain_corner_terms(const struct position *p, const struct eval_weights *w) {
+    const struct bb_geom *g = &p->v->g;
+    int n = g->size - 1, score = 0, best = 4 * n;
+    for (int sq = 0; sq < g->squares; sq++) {
+        int r = sq / g->size, f = sq % g->size;
+        int dr = r < n - r ? r : n - r, df = f < n - f ? f : n - f;
+        if (sq == p->king_sq) {
+            for (int c = 0; c < 4; c++) {
+                int d = abs(r - (c & 1) * n) + abs(f - (c >> 1) * n);
+                best = d < best ? d : best;
+            }
+        }
+        if (!bb_has(p->att, sq)) continue;
+        if (dr == 1 && df == 1) score -= w->corner_diag;
+        if (dr + df == 2 && (dr == 0 || df == 0)) score -= w->corner_edge2;
+        if (dr + df == 3 && dr && df) score -= w->corner_ring3;
+    }
+    score -= w->king_corner_dist * best;
+    int stack[BB_MAX_SQUARES], top = 0, edges = 0;
+    bool seen[BB_MAX_SQUARES] = {false}, corner = false;
+    stack[top++] = p->king_sq;
+    seen[p->king_sq] = true;
+    while (top) {
+        int sq = stack[--top];
+        edges += bb_has(g->edge, sq);
+        corner |= bb_has(p->v->corner_mask, sq);
+        for (int d = 0; d < DIR_NB; d++) {
+            int t = g->nb[sq][d];
+            if (t >= 0 && !seen[t] && !bb_has(p->att, t)) {
+                seen[t] = true;
+                stack[top++] = t;
+            }
+        }
+    }
+    return score + w->king_edge_reach * edges - (corner ? 0 : w->king_sealed);
+}
+
 /* The evaluation's formula written plainly: every slide a many-piece slide, no shortcut. */
 static int plain_eval(const struct position *p, const struct eval_weights *w) {
     const struct variant *v = p->v;
@@ -170,6 +208,7 @@ static int plain_eval(const struct position *p, const struct eval_weights *w) {
     if (v->escape == ESCAPE_CORNER) {
         score -= w->corner_guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
         if (p->king & g->edge) score += w->edge_king;
+        score += plain_corner_terms(p, w);
     }
     score = p->side == SIDE_DEFENDERS ? score : -score;
     return score + w->tempo;
