@@ -7,6 +7,9 @@
 #include "tools/cmd_mc.h"
 #include "tools/proto_session.h"
 
+/* hnefi tune (tools/cmd_tune.c): fits the evaluation weights to game results. */
+int cmd_tune(int argc, char **argv);
+
 /* One command: its name, its entry point and a line of help. */
 struct command {
     const char *name;
@@ -24,6 +27,7 @@ static const struct command commands[] = {
     {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
     {"games", cmd_games, "list, filter, convert and summarise game record files"},
+    {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},
     {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
     {"otep", cmd_otep, "speak the OpenTafl engine protocol"},
     {"htp", cmd_htp, "speak the hnefatafl.org text protocol"},
