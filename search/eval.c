@@ -21,16 +21,19 @@ static bb_t slides_of(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
     return r & land;
 }
 
-/* Returns the corner-variant terms from the defenders' view: blocks near the corners, the king's
-   distance to them and the region the king can walk in past the defenders. */
+/* Returns the corner-variant terms from the defenders' view: blocks near the corners (boards of
+   9x9 and more), the king's distance to them and the region the king can walk in. */
 static int corner_terms(const struct position *p, const struct eval_weights *w) {
     const struct bb_geom *g = &p->v->g;
     bb_t corners = p->v->corner_mask, near = corners | g->beside_corners;
     bb_t ring2 = bb_neighbours(g->beside_corners, g) & ~near;
     bb_t ring3 = bb_neighbours(ring2, g) & ~near & ~ring2 & ~g->edge;
-    int score = -w->corner_diag * bb_popcount(ring2 & ~g->edge & p->att) -
-                w->corner_edge2 * bb_popcount(ring2 & g->edge & p->att) -
-                w->corner_ring3 * bb_popcount(ring3 & p->att);
+    int score = 0;
+    /* on the 7x7 board these squares are next to the throne's: blocks there measured worse */
+    if (g->size >= 9)
+        score -= w->corner_diag * bb_popcount(ring2 & ~g->edge & p->att) +
+                 w->corner_edge2 * bb_popcount(ring2 & g->edge & p->att) +
+                 w->corner_ring3 * bb_popcount(ring3 & p->att);
     int n = g->size - 1, r = p->king_sq / g->size, f = p->king_sq % g->size;
     int dr = r < n - r ? r : n - r, df = f < n - f ? f : n - f;
     score -= w->king_corner_dist * (dr + df);

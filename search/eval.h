@@ -25,9 +25,9 @@
     X(corner_guard, -128)    /* each attacker next to a corner (attackers; tuned negative) */      \
     X(king_attackers, 25)    /* each attacker beside the king (attackers) */                       \
     X(king_guards, 8)        /* each defender beside the king */                                   \
-    X(edge_king, 178)        /* the king on the edge, corner-escape variants */                    \
+    X(edge_king, 90)         /* the king on the edge, corner-escape variants */                    \
     X(tempo, 10)             /* the side to move */                                                \
-    X(corner_diag, 39)       /* each attacker on b2 and its mirrors (attackers) */                 \
+    X(corner_diag, 120)      /* each attacker on b2 and its mirrors (attackers) */                 \
     X(corner_edge2, -16)     /* each attacker on a3/c1 and their mirrors (attackers) */            \
     X(corner_ring3, 108)     /* each attacker on b3/c2 and their mirrors (attackers) */            \
     X(king_corner_dist, 18)  /* each step from the king to its nearest corner (attackers) */       \
