@@ -161,7 +161,7 @@ static int plain_corner_terms(const struct position *p, const struct eval_weight
                 best = d < best ? d : best;
             }
         }
-        if (!bb_has(p->att, sq)) continue;
+        if (!bb_has(p->att, sq) || g->size < 9) continue;
         if (dr == 1 && df == 1) score -= w->corner_diag;
         if (dr + df == 2 && (dr == 0 || df == 0)) score -= w->corner_edge2;
         if (dr + df == 3 && dr && df) score -= w->corner_ring3;
