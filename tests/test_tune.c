@@ -15,15 +15,20 @@ int cmd_tune(int argc, char **argv);
 
 static char out[1 << 16], err[1 << 16];
 
-/* Returns the evaluation of fen with every weight zero except the one given as "name=value". */
-static int eval_one(const char *fen, const char *weight) {
+/* Returns the evaluation of fen in a variant with every weight zero but one ("name=value"). */
+static int eval_in(const char *variant, const char *fen, const char *weight) {
     struct eval_weights w;
     memset(&w, 0, sizeof w);
     char e[200];
     CHECK(eval_weights_parse(&w, weight, e, sizeof e));
     struct position p;
-    if (!CHECK(fen_parse(&p, variant_by_name("copenhagen"), fen, e, sizeof e))) return -99999;
+    if (!CHECK(fen_parse(&p, variant_by_name(variant), fen, e, sizeof e))) return -99999;
     return eval_position(&p, &w);
+}
+
+/* Returns the Copenhagen evaluation of fen with only the weight given as "name=value". */
+static int eval_one(const char *fen, const char *weight) {
+    return eval_in("copenhagen", fen, weight);
 }
 
 /* Each corner term counts its squares, from the defenders' view with defenders to move. */
@@ -44,6 +49,11 @@ static void test_corner_terms(void) {
     const char *sealed = "11/11/11/5a5/4a1a4/3a1k1a3/4a1a4/5a5/11/11/11 d";
     CHECK_EQ_INT(eval_one(sealed, "king_sealed=1"), -1);
     CHECK_EQ_INT(eval_one(sealed, "king_edge_reach=1"), 0);
+    /* on the 7x7 board the corner blocks do not count; the king's distance does */
+    const char *small = "7/7/7/3k3/7/1a5/7 d";
+    CHECK_EQ_INT(eval_in("brandubh", small, "corner_diag=1"), 0);
+    CHECK_EQ_INT(eval_in("brandubh", small, "king_corner_dist=1"), -6);
+    CHECK_EQ_INT(eval_in("tablut", "9/9/9/9/4k4/9/9/1a7/9 d", "corner_diag=1"), -1);
 }
 
 /* Runs hnefi tune with the given arguments (argv[0] is added). */
