@@ -71,7 +71,8 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     score -= w->king_attackers * bb_popcount(around & p->att);
     score += w->king_guards * bb_popcount(around & p->def);
     if (v->escape == ESCAPE_CORNER) {
-        score -= w->corner_guard * bb_popcount(g->beside_corners & p->att);
+        int guard = g->size >= 9 ? w->corner_guard : w->small_corner_guard;
+        score -= guard * bb_popcount(g->beside_corners & p->att);
         if (p->king & g->edge) score += w->edge_king;
         score += corner_terms(p, w);
     }

@@ -16,23 +16,24 @@
 
 /* The evaluation's weights; the X-macro lists each as (name, default). */
 #define EVAL_WEIGHT_LIST(X)                                                                        \
-    X(attacker, 100)         /* each attacker man (counts for the attackers) */                    \
-    X(defender, 200)         /* each defender man */                                               \
-    X(escape_in_two, 260)    /* the king could reach an escape square in two moves */              \
-    X(escape_routes_two, 60) /* each further escape square reachable in two moves */               \
-    X(escape_in_three, 70)   /* the king needs three moves to escape */                            \
-    X(king_mobility, 4)      /* each square the king can move to */                                \
-    X(corner_guard, -128)    /* each attacker next to a corner (attackers; tuned negative) */      \
-    X(king_attackers, 25)    /* each attacker beside the king (attackers) */                       \
-    X(king_guards, 8)        /* each defender beside the king */                                   \
-    X(edge_king, 90)         /* the king on the edge, corner-escape variants */                    \
-    X(tempo, 10)             /* the side to move */                                                \
-    X(corner_diag, 120)      /* each attacker on b2 and its mirrors (attackers) */                 \
-    X(corner_edge2, -16)     /* each attacker on a3/c1 and their mirrors (attackers) */            \
-    X(corner_ring3, 108)     /* each attacker on b3/c2 and their mirrors (attackers) */            \
-    X(king_corner_dist, 18)  /* each step from the king to its nearest corner (attackers) */       \
-    X(king_edge_reach, 16)   /* each edge square of the king's region, attackers as walls */       \
-    X(king_sealed, 532)      /* no corner in the king's region (attackers) */
+    X(attacker, 100)            /* each attacker man (counts for the attackers) */                 \
+    X(defender, 200)            /* each defender man */                                            \
+    X(escape_in_two, 260)       /* the king could reach an escape square in two moves */           \
+    X(escape_routes_two, 60)    /* each further escape square reachable in two moves */            \
+    X(escape_in_three, 70)      /* the king needs three moves to escape */                         \
+    X(king_mobility, 4)         /* each square the king can move to */                             \
+    X(corner_guard, -200)       /* each attacker next to a corner, 9x9 and up (attackers) */       \
+    X(small_corner_guard, -128) /* the same on smaller boards (Brandubh) */                        \
+    X(king_attackers, 25)       /* each attacker beside the king (attackers) */                    \
+    X(king_guards, 8)           /* each defender beside the king */                                \
+    X(edge_king, 40)            /* the king on the edge, corner-escape variants */                 \
+    X(tempo, 10)                /* the side to move */                                             \
+    X(corner_diag, 120)         /* each attacker on b2 and its mirrors (attackers) */              \
+    X(corner_edge2, 20)         /* each attacker on a3/c1 and their mirrors (attackers) */         \
+    X(corner_ring3, 108)        /* each attacker on b3/c2 and their mirrors (attackers) */         \
+    X(king_corner_dist, 18)     /* each step from the king to its nearest corner (attackers) */    \
+    X(king_edge_reach, 16)      /* each edge square of the king's region, attackers as walls */    \
+    X(king_sealed, 532)         /* no corner in the king's region (attackers) */
 
 struct eval_weights {
 #define EVAL_FIELD(name, def) int name;
