@@ -206,7 +206,8 @@ static int plain_eval(const struct position *p, const struct eval_weights *w) {
     score -= w->king_attackers * bb_popcount(around & p->att);
     score += w->king_guards * bb_popcount(around & p->def);
     if (v->escape == ESCAPE_CORNER) {
-        score -= w->corner_guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
+        int guard = g->size < 9 ? w->small_corner_guard : w->corner_guard;
+        score -= guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
         if (p->king & g->edge) score += w->edge_king;
         score += plain_corner_terms(p, w);
     }
