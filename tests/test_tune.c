@@ -54,6 +54,11 @@ static void test_corner_terms(void) {
     CHECK_EQ_INT(eval_in("brandubh", small, "corner_diag=1"), 0);
     CHECK_EQ_INT(eval_in("brandubh", small, "king_corner_dist=1"), -6);
     CHECK_EQ_INT(eval_in("tablut", "9/9/9/9/4k4/9/9/1a7/9 d", "corner_diag=1"), -1);
+    /* an attacker on b1: corner_guard on 9x9 and up, small_corner_guard on 7x7 */
+    CHECK_EQ_INT(eval_in("brandubh", "7/7/7/3k3/7/7/1a5 d", "small_corner_guard=1"), -1);
+    CHECK_EQ_INT(eval_in("brandubh", "7/7/7/3k3/7/7/1a5 d", "corner_guard=1"), 0);
+    CHECK_EQ_INT(eval_in("tablut", "9/9/9/9/4k4/9/9/9/1a7 d", "corner_guard=1"), -1);
+    CHECK_EQ_INT(eval_in("tablut", "9/9/9/9/4k4/9/9/9/1a7 d", "small_corner_guard=1"), 0);
 }
 
 /* Runs hnefi tune with the given arguments (argv[0] is added). */
