@@ -121,43 +121,40 @@ static void test_tune_lowers_error(void) {
     unlink(opath);
 }
 
+/* One refused command line: its arguments ("@" stands for the games file), status and message. */
+struct bad_case {
+    const char *args[6];
+    int rc;
+    const char *msg;
+};
+
+static const struct bad_case bad_cases[] = {
+    {{"--skip", "3"}, 2, "a record file is needed"},
+    {{"@", "--frobnicate"}, 2, "--frobnicate"},
+    {{"@", "--fix", "attacker,nonsense"}, 2, "unknown weight 'nonsense'"},
+    {{"@", "--skip", "-1"}, 2, "--skip"},
+    {{"@", "--every", "x"}, 2, "--every"},
+    {{"@", "--passes"}, 2, "--passes needs a value"},
+    {{"@", "--weights", "/nonexistent/w.txt"}, 2, "/nonexistent/w.txt"},
+    {{"@", "--fen", "11/11/11/11/11/5k5/11/11/11/11/11 a"}, 2, "--fen"},
+    {{"/nonexistent/games.csv"}, 1, "/nonexistent/games.csv"},
+    /* the real-game file breaks the repetition rule: refused with the line, not a crash */
+    {{"@", "--limit", "10"}, 1, "line"},
+    {{"@", "--rule", "repetition=none", "--skip", "100000"}, 1, "no positions"},
+};
+
 /* Every bad argument is refused with a message that names it. */
 static void test_tune_bad_input(void) {
-    const char *data = HNEFI_TEST_DATA "/copenhagen-games.csv.zst";
-    const char *none[] = {"--skip", "3"};
-    CHECK_EQ_INT(run_tune(2, none), 2);
-    CHECK(strstr(err, "a record file is needed"));
-    const char *unknown[] = {data, "--frobnicate"};
-    CHECK_EQ_INT(run_tune(2, unknown), 2);
-    CHECK(strstr(err, "--frobnicate"));
-    const char *fix[] = {data, "--fix", "attacker,nonsense"};
-    CHECK_EQ_INT(run_tune(3, fix), 2);
-    CHECK(strstr(err, "unknown weight 'nonsense'"));
-    const char *skip[] = {data, "--skip", "-1"};
-    CHECK_EQ_INT(run_tune(3, skip), 2);
-    CHECK(strstr(err, "--skip"));
-    const char *every[] = {data, "--every", "x"};
-    CHECK_EQ_INT(run_tune(3, every), 2);
-    CHECK(strstr(err, "--every"));
-    const char *novalue[] = {data, "--passes"};
-    CHECK_EQ_INT(run_tune(2, novalue), 2);
-    CHECK(strstr(err, "--passes needs a value"));
-    const char *noweights[] = {data, "--weights", "/nonexistent/w.txt"};
-    CHECK_EQ_INT(run_tune(3, noweights), 2);
-    CHECK(strstr(err, "/nonexistent/w.txt"));
-    const char *fen[] = {data, "--fen", "11/11/11/11/11/5k5/11/11/11/11/11 a"};
-    CHECK_EQ_INT(run_tune(3, fen), 2);
-    CHECK(strstr(err, "--fen"));
-    const char *missing[] = {"/nonexistent/games.csv"};
-    CHECK_EQ_INT(run_tune(1, missing), 1);
-    CHECK(strstr(err, "/nonexistent/games.csv"));
-    /* the real-game file breaks the repetition rule: refused with the line, not a crash */
-    const char *rep[] = {data, "--limit", "10"};
-    CHECK_EQ_INT(run_tune(3, rep), 1);
-    CHECK(strstr(err, "line"));
-    const char *skipall[] = {data, "--rule", "repetition=none", "--skip", "100000"};
-    CHECK_EQ_INT(run_tune(5, skipall), 1);
-    CHECK(strstr(err, "no positions"));
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const char *args[6];
+        int n = 0;
+        for (; n < 6 && bad_cases[i].args[n]; n++) {
+            const char *a = bad_cases[i].args[n];
+            args[n] = strcmp(a, "@") == 0 ? HNEFI_TEST_DATA "/copenhagen-games.csv.zst" : a;
+        }
+        CHECK_EQ_INT(run_tune(n, args), bad_cases[i].rc);
+        CHECK(strstr(err, bad_cases[i].msg) != NULL);
+    }
 }
 
 /* Runs the tests. */
