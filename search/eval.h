@@ -3,8 +3,10 @@
  *
  * The score is in "centi-men" (100 = about one man) from the point of view of the side to move.
  * Every term is computed for the defenders and negated for the attackers, so a table of weights
- * (struct eval_weights) says everything the evaluation knows. A later tuner can load weights from
- * a file with eval_weights_parse ("name=value" pairs).
+ * (struct eval_weights) says everything the evaluation knows. Weights are read as "name=value"
+ * pairs by eval_weights_parse; `hnefi tune` fits them to game results (docs/tuning.md). The
+ * corner terms apply only to corner-escape variants, the blocks near the corners only on boards
+ * of 9x9 and more.
  */
 #ifndef HNEFI_SEARCH_EVAL_H
 #define HNEFI_SEARCH_EVAL_H
