@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/notation.h"
+#include "selfplay/zio.h"
 
 const char cli_game_usage[] =
     "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"
@@ -172,4 +173,23 @@ void cli_fprint_board(FILE *out, const struct position *p) {
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p) {
     cli_fprint_board(stdout, p);
+}
+
+/* Reads an evaluation weights file into *w, which changes only on success. */
+bool cli_load_weights(struct eval_weights *w, const char *path, const char *who) {
+    char err[300];
+    size_t len;
+    char *text = zio_read_text(path, &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "%s: %s\n", who, err);
+        return false;
+    }
+    struct eval_weights read = *w;
+    bool ok = eval_weights_parse(&read, text, err, sizeof err);
+    if (ok)
+        *w = read;
+    else
+        fprintf(stderr, "%s: file %s: %s\n", who, path, err);
+    free(text);
+    return ok;
 }

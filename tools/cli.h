@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "engine/tafl.h"
+#include "search/eval.h"
 
 struct cli_game {
     struct variant variant;
@@ -38,6 +39,12 @@ void cli_game_free(struct cli_game *g);
 
 /* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out);
+
+/*
+ * Reads an evaluation weights file (name=value pairs, plain or zstd) into *w; on failure prints
+ * "<who>: <reason>" naming the file and returns false, leaving *w as it was.
+ */
+bool cli_load_weights(struct eval_weights *w, const char *path, const char *who);
 
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);

@@ -92,21 +92,6 @@ static bool on_off(const char *key, const char *value, bool *out) {
     return true;
 }
 
-/* Reads an evaluation weights file into o; false after printing why. */
-static bool load_weights(struct search_options *o, const char *path) {
-    char err[300];
-    size_t len;
-    char *text = zio_read_text(path, &len, err, sizeof err);
-    if (!text) {
-        fprintf(stderr, "hnefi: weights: %s\n", err);
-        return false;
-    }
-    bool ok = eval_weights_parse(&o->weights, text, err, sizeof err);
-    if (!ok) fprintf(stderr, "hnefi: weights file %s: %s\n", path, err);
-    free(text);
-    return ok;
-}
-
 /* Reads one KEY=VALUE of a player; false after printing why. */
 static bool player_key(struct match_args *a, int k, const char *arg) {
     struct player_spec *p = &a->players[k];
@@ -163,7 +148,7 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     } else if (strcmp(key, "lmr") == 0) {
         return on_off(key, val, &p->opt.lmr);
     } else if (strcmp(key, "weights") == 0) {
-        return load_weights(&p->opt, val);
+        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "

@@ -84,21 +84,6 @@ static bool tune_parse_fix(struct tune_args *a, const char *list) {
     return true;
 }
 
-/* Reads a weights file into a->w; false after printing why. */
-static bool tune_load_weights(struct tune_args *a, const char *path) {
-    char err[300];
-    size_t len;
-    char *text = zio_read_text(path, &len, err, sizeof err);
-    if (!text) {
-        fprintf(stderr, "hnefi tune: --weights: %s\n", err);
-        return false;
-    }
-    bool ok = eval_weights_parse(&a->w, text, err, sizeof err);
-    if (!ok) fprintf(stderr, "hnefi tune: weights file %s: %s\n", path, err);
-    free(text);
-    return ok;
-}
-
 /* Reads one option of hnefi tune; returns 1 if used, 0 if unknown, -1 after an error. */
 static int tune_option(struct tune_args *a, int argc, char **argv, int *i) {
     static const char *const num_opts[] = {"--skip", "--every", "--limit", "--passes"};
@@ -112,7 +97,8 @@ static int tune_option(struct tune_args *a, int argc, char **argv, int *i) {
         return -1;
     }
     const char *val = argv[++*i];
-    if (strcmp(o, "--weights") == 0) return tune_load_weights(a, val) ? 1 : -1;
+    if (strcmp(o, "--weights") == 0)
+        return cli_load_weights(&a->w, val, "hnefi tune: --weights") ? 1 : -1;
     if (strcmp(o, "--fix") == 0) return tune_parse_fix(a, val) ? 1 : -1;
     if (strcmp(o, "--out") == 0) {
         a->out_path = val;
