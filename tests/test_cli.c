@@ -38,6 +38,7 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Runs every command-line test. */
 int main(void) {
     ok("perft 3", "806344 nodes");
     ok("perft --variant brandubh 4", "1007392 nodes");

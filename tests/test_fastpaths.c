@@ -259,6 +259,7 @@ static const char *const fp_altered[][7] = {
     {"fetlar", "king_capture", "custodial", "shieldwall", "yes", "sw_corner", "yes"},
 };
 
+/* Runs every fast-path comparison. */
 int main(void) {
     bool quick = getenv("HNEFI_QUICK") != NULL;
     check_rays(7);

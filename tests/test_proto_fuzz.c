@@ -457,6 +457,7 @@ static void fuzz(const struct proto_corpus *c, long count) {
     free(d);
 }
 
+/* Fuzzes each protocol in turn, then checks it still answers. */
 int main(void) {
     long count = getenv("HNEFI_QUICK") ? 10000 : 100000;
     for (size_t i = 0; i < sizeof corpora / sizeof corpora[0]; i++) {

@@ -410,6 +410,7 @@ static void test_server(void) {
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
 }
 
+/* Runs every hnefatafl.org protocol transcript. */
 int main(void) {
     test_information();
     test_errors();

@@ -389,6 +389,7 @@ static int full_game(const char *rules, const char *clock_ms, FILE *log, int max
     return plies;
 }
 
+/* Runs every OpenTafl protocol transcript. */
 int main(void) {
     test_host_quirks();
     test_resync();

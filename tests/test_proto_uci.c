@@ -466,6 +466,7 @@ static void test_arguments(void) {
     arguments("uci", "--variant", "brandubh", 0, ""); /* no input: exits at once */
 }
 
+/* Runs every UCI transcript. */
 int main(void) {
     test_arguments();
     test_handshake();

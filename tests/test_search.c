@@ -217,10 +217,12 @@ static void time_limit(struct search *s) {
     tafl_free(t);
 }
 
-/* MultiPV gives distinct first moves, best first. */
+/* The first move and score of each MultiPV line, as the callbacks report them. */
 static int lines_seen;
 static move_t first_moves[8];
 static int line_scores[8];
+
+/* Keeps the depth-4 line of every MultiPV slot. */
 static void on_line(const struct search_line *l, void *ctx) {
     (void)ctx;
     if (l->depth == 4 && l->multipv <= 8) {
@@ -229,6 +231,8 @@ static void on_line(const struct search_line *l, void *ctx) {
         lines_seen++;
     }
 }
+
+/* MultiPV gives distinct first moves, best first. */
 static void multipv(struct search *s) {
     const struct variant *v = variant_by_name("brandubh");
     struct tafl *t = tafl_new(v);
@@ -370,6 +374,7 @@ static void tt_clearing(void) {
     tt_free(&tt);
 }
 
+/* Runs every search test. */
 int main(void) {
     struct search *s = search_new(16);
     CHECK(s != NULL);
