@@ -2,6 +2,7 @@
 #include "engine/game.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,27 +99,40 @@ int game_playout_random(const game_def *g, void *st, game_rng *rng) {
     return g->length(st);
 }
 
+/* One "k=v" item of an option string: its name, its value (NULL without '='), its end. */
+struct option_item {
+    const char *name, *value, *end;
+    size_t namelen;
+};
+
+/* Splits the item at *p and moves *p past it and its comma; false at the end of the string. */
+static bool option_next(const char **p, struct option_item *it) {
+    if (!**p) return false;
+    it->name = *p;
+    it->end = strchr(*p, ',');
+    if (!it->end) it->end = *p + strlen(*p);
+    const char *eq = memchr(*p, '=', (size_t)(it->end - *p));
+    it->namelen = (size_t)((eq ? eq : it->end) - *p);
+    it->value = eq ? eq + 1 : NULL;
+    *p = *it->end ? it->end + 1 : it->end;
+    return true;
+}
+
 /* Finds "key" in an option string "k=v,k=v" and copies its value; 1 if found, else 0. */
 int game_option(const char *options, const char *key, char *value, size_t n) {
     if (!options) return 0;
     size_t klen = strlen(key);
-    const char *p = options;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        if (!end) end = p + strlen(p);
-        const char *eq = memchr(p, '=', (size_t)(end - p));
-        size_t namelen = eq ? (size_t)(eq - p) : (size_t)(end - p);
-        if (namelen == klen && strncmp(p, key, klen) == 0) {
-            const char *v = eq ? eq + 1 : end;
-            size_t vlen = (size_t)(end - v);
-            if (n > 0) {
-                if (vlen >= n) vlen = n - 1;
-                memcpy(value, v, vlen);
-                value[vlen] = '\0';
-            }
-            return 1;
+    struct option_item it;
+    for (const char *p = options; option_next(&p, &it);) {
+        if (it.namelen != klen || strncmp(it.name, key, klen) != 0) continue;
+        const char *v = it.value ? it.value : it.end;
+        size_t vlen = (size_t)(it.end - v);
+        if (n > 0) {
+            if (vlen >= n) vlen = n - 1;
+            memcpy(value, v, vlen);
+            value[vlen] = '\0';
         }
-        p = *end ? end + 1 : end;
+        return 1;
     }
     return 0;
 }
@@ -150,21 +164,17 @@ int game_state_word(const char **p, char *word, size_t n, char **value, char *er
 /* Checks that every key of an option string is in the NULL-terminated list `known`. */
 int game_check_options(const char *options, const char *const *known, char *err, size_t errlen) {
     if (!options) return 0;
-    const char *p = options;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        if (!end) end = p + strlen(p);
-        const char *eq = memchr(p, '=', (size_t)(end - p));
-        size_t namelen = eq ? (size_t)(eq - p) : (size_t)(end - p);
+    struct option_item it;
+    for (const char *p = options; option_next(&p, &it);) {
         int ok = 0;
         for (int i = 0; known[i]; i++)
-            if (strlen(known[i]) == namelen && strncmp(p, known[i], namelen) == 0) ok = 1;
-        if (!ok || !eq) {
+            if (strlen(known[i]) == it.namelen && strncmp(it.name, known[i], it.namelen) == 0)
+                ok = 1;
+        if (!ok || !it.value) {
             snprintf(err, errlen, "%s game option '%.*s'", ok ? "missing value for" : "unknown",
-                     (int)namelen, p);
+                     (int)it.namelen, it.name);
             return -1;
         }
-        p = *end ? end + 1 : end;
     }
     return 0;
 }
