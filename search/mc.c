@@ -175,6 +175,14 @@ static int mc_tree_find(const mc_tree *t, int parent, int key, int marg) {
     return -1;
 }
 
+/* Returns the child of parent with this key and kind, adding it if missing (*added set to 1). */
+static int mc_tree_child(mc_tree *t, int parent, int key, int actor, int marg, int *added) {
+    int ch = mc_tree_find(t, parent, key, marg);
+    if (ch >= 0) return ch;
+    *added = 1;
+    return mc_tree_add(t, parent, key, actor, marg);
+}
+
 /* UCB1 selection among `acts` of player at node; untried actions first (random among them).
  * Creates missing children; returns the chosen child and sets *action. */
 static int mc_select(mc_tree *t, int node, const int *acts, int n, int player, int marg, double c,
@@ -182,8 +190,8 @@ static int mc_select(mc_tree *t, int node, const int *acts, int n, int player, i
     int child[GAME_MAX_ACTIONS];
     int untried[GAME_MAX_ACTIONS], nu = 0;
     for (int i = 0; i < n; i++) {
-        int ch = mc_tree_find(t, node, acts[i], marg);
-        if (ch < 0) ch = mc_tree_add(t, node, acts[i], player, marg);
+        int added = 0;
+        int ch = mc_tree_child(t, node, acts[i], player, marg, &added);
         child[i] = ch;
         t->nodes[ch].avail++;
         if (t->nodes[ch].visits == 0) untried[nu++] = i;
@@ -236,11 +244,7 @@ static void mc_ismcts_run(mc_policy *p, mc_tree *t, const void *st, int player, 
             int acts[GAME_MAX_ACTIONS];
             if (kind == GAME_NODE_CHANCE) {
                 int o = game_sample_chance(g, buf, rng);
-                int ch = mc_tree_find(t, node, o, 0);
-                if (ch < 0) {
-                    ch = mc_tree_add(t, node, o, -1, 0);
-                    expanded = 1;
-                }
+                int ch = mc_tree_child(t, node, o, -1, 0, &expanded);
                 g->apply(buf, o);
                 node = ch;
             } else if (kind == GAME_NODE_DECISION) {
@@ -270,11 +274,7 @@ static void mc_ismcts_run(mc_policy *p, mc_tree *t, const void *st, int player, 
                     joint[q] = a - q * 65536;
                 }
                 int key = mc_joint_key(joint, nplayers);
-                int ch = mc_tree_find(t, node, key, 0);
-                if (ch < 0) {
-                    ch = mc_tree_add(t, node, key, -1, 0);
-                    expanded = 1;
-                }
+                int ch = mc_tree_child(t, node, key, -1, 0, &expanded);
                 g->apply_joint(buf, joint);
                 node = ch;
             }
