@@ -94,35 +94,7 @@ bb_t pos_make(struct position *dst, const struct position *src, move_t m) {
 
 /* Decides the board-rule end of a loaded position (no move known): sets result and reason. */
 void pos_classify_loaded(struct position *p) {
-    const struct variant *v = p->v;
-    p->result = RESULT_NONE;
-    p->reason = END_NONE;
-    if (p->king & v->escape_mask) {
-        p->result = RESULT_DEFENDERS;
-        p->reason = END_ESCAPE;
-        return;
-    }
-    if (p->side == SIDE_DEFENDERS) {
-        /* the attackers moved last: test the king as if any attacker beside him had just come */
-        bb_t near = p->att & bb_neighbours(p->king, &v->g);
-        while (near) {
-            if (rules_king_captured(p, bb_pop(&near))) {
-                p->result = RESULT_ATTACKERS;
-                p->reason = END_KING_CAPTURED;
-                return;
-            }
-        }
-        if (v->immobile_king && rules_immobile_king(p)) {
-            p->result = RESULT_ATTACKERS;
-            p->reason = END_IMMOBILE_KING;
-        } else if (v->encirclement && rules_encircled(p)) {
-            p->result = RESULT_ATTACKERS;
-            p->reason = END_ENCIRCLED;
-        }
-    } else if (v->exit_fort && rules_exit_fort(p)) {
-        p->result = RESULT_DEFENDERS;
-        p->reason = END_EXIT_FORT;
-    }
+    rules_decide_full(p, -1, !p->side);
 }
 
 /* Checks the invariants of a position; returns false with a reason in err. */

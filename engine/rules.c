@@ -339,21 +339,25 @@ bool rules_exit_fort(const struct position *p) {
     }
 }
 
-/* Decides the end of the game by the board rules after side `mover` moved to `to` (the full test).
+/*
+ * Decides the end of the game by the board rules (§4.10 checks 1-4) after side `mover` moved to
+ * `to`, or, with to < 0, for a loaded position whose last mover is `mover`: then only what the
+ * position itself proves counts (the king on an escape square, an exit fort, an immobile king,
+ * an encirclement), never a capture, which only a move makes.
  */
 void rules_decide_full(struct position *p, int to, int mover) {
     const struct variant *v = p->v;
-    if (mover == SIDE_DEFENDERS) {
-        if (to == p->king_sq && (p->king & v->escape_mask)) {
-            p->result = RESULT_DEFENDERS;
-            p->reason = END_ESCAPE;
-        } else if (v->exit_fort && rules_exit_fort(p)) {
+    p->result = RESULT_NONE;
+    p->reason = END_NONE;
+    if ((mover == SIDE_DEFENDERS || to < 0) && (p->king & v->escape_mask)) {
+        p->result = RESULT_DEFENDERS;
+        p->reason = END_ESCAPE;
+    } else if (mover == SIDE_DEFENDERS) {
+        if (v->exit_fort && rules_exit_fort(p)) {
             p->result = RESULT_DEFENDERS;
             p->reason = END_EXIT_FORT;
         }
-        return;
-    }
-    if (rules_king_captured(p, to)) {
+    } else if (to >= 0 && rules_king_captured(p, to)) {
         p->result = RESULT_ATTACKERS;
         p->reason = END_KING_CAPTURED;
     } else if (v->immobile_king && rules_immobile_king(p)) {

@@ -53,7 +53,10 @@ int rules_escape_routes(const struct position *p);
 /* Tells whether the attackers, if they moved now, could capture the king ("watch your king"). */
 bool rules_king_threatened(const struct position *p);
 
-/* The full end test behind rules_decide, for a move its pre-check could not settle. */
+/*
+ * The full end test behind rules_decide, for a move its pre-check could not settle; with to < 0,
+ * the end of a loaded position whose last mover was `mover` (only what the position proves).
+ */
 void rules_decide_full(struct position *p, int to, int mover);
 
 /*

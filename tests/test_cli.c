@@ -48,6 +48,11 @@ int main(void) {
     ok("show --variant brandubh --moves 'd2c2 d3d2'", "2 plies played");
     ok("show --fen '11/11/11/11/11/11/4aka4/11/5a5/11/11 a' --moves f3f4",
        "attackers win: the king was captured");
+    /* a king loaded between two attackers was not captured (no move closed the trap) */
+    ok("show --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d'", "status: in play");
+    ok("show --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d'", "legal moves: 14");
+    ok("perft --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d' 2", "perft 2: 346 nodes");
+    ok("perft --variant linnaeus --fen '9/9/9/2aka4/9/9/9/3d5/6a2 d' 2", "perft 2: 623 nodes");
     ok("variant --variant fetlar", "no_moves draw");
     ok("--help", "perft");
     ok("perft --help", "usage: hnefi perft");

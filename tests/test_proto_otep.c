@@ -268,6 +268,12 @@ static void test_analysis(void) {
     tafl_free(h.t);
     host_init(&h, BRANDUB);
     check_board(&p, &h);
+    /* a start with the king between two attackers: nothing was captured, the game is on */
+    CHECK(both_rules(&p, &h,
+                     "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
+                     "start:/7/1tKt3/7/7/7/2T4/5t1/"));
+    CHECK(h.t->result == RESULT_NONE);
+    check_board(&p, &h);
     pipe_process_send(&p, "goodbye", WAIT);
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
     tafl_free(h.t);

@@ -206,6 +206,13 @@ static void test_searches(void) {
     pipe_process_send(&p, "go depth 3", WAIT);
     best = search_reply(&p, &infos, NULL);
     CHECK(strstr(best, " ponder ")); /* with the Ponder option on, bestmove names a reply */
+    /* a king loaded between two attackers was not captured: no move closed the trap */
+    CHECK(silent(&p, "setoption name Variant value linnaeus"));
+    CHECK(silent(&p, "position fen 9/9/9/2aka4/9/9/9/3d5/6a2 d"));
+    pipe_process_send(&p, "go depth 3", WAIT);
+    CHECK(legal_after("linnaeus", "9/9/9/2aka4/9/9/9/3d5/6a2 d", NULL,
+                      search_reply(&p, &infos, NULL)));
+    CHECK(silent(&p, "setoption name Variant value copenhagen"));
     /* a finished game: no move, and why */
     CHECK(silent(&p, "position fen 11/11/11/11/11/11/4aka4/11/5a5/11/11 a moves f3f4"));
     CHECK(pipe_process_ask(&p, "go depth 3", "info string the game is over: attackers win", NULL, 0,

@@ -491,6 +491,87 @@ static void linnaeus_rules(void) {
     CHECK(play(&p, "e2e3", &q) == S9("e4"));
 }
 
+/* Returns v with one option changed (or v itself when value is NULL). */
+static struct variant with_option(const struct variant *v, const char *key, const char *value) {
+    struct variant r = *v;
+    char err[160];
+    if (value && !variant_set_option(&r, key, value, err, sizeof err)) {
+        fprintf(stderr, "option %s=%s: %s\n", key, value, err);
+        CHECK(!"test option accepted");
+    }
+    variant_finish(&r);
+    return r;
+}
+
+/*
+ * A loaded position is over only by what it proves: a king standing between enemies, or shut in
+ * on all four sides, was not captured, since no move closed the trap (docs/rules.md). Checked in
+ * every variant under every king-capture mode, with either side to move; the game goes on, and
+ * an attacker who leaves and comes back does capture him. Only the seed Tablut's immobile king,
+ * a state that any attacker move completes, ends a loaded game.
+ */
+static void loaded_king_between_enemies(void) {
+    static const char *const modes[] = {NULL, "custodial", "four", "throne_four"};
+    for (int i = 0; variant_builtin(i); i++) {
+        for (int m = 0; m < 4; m++) {
+            struct variant v = with_option(variant_builtin(i), "king_capture", modes[m]);
+            int n = v.size, c = n / 2;
+            /* the king two squares below the throne shut in on all four sides by attackers,
+               or between two of them; or just below the throne with attackers on his three
+               other sides; a free defender far away */
+            const char *shapes[3] = {"four", "pair", "throne"};
+            for (int k = 0; k < 3; k++) {
+                for (int side = 0; side < 2; side++) {
+                    struct position p = {0};
+                    p.v = &v;
+                    int ksq = (k == 2 ? c - 1 : c - 2) * n + c;
+                    p.king = bb_sq(ksq);
+                    p.king_sq = (int8_t)ksq;
+                    p.att = bb_sq(ksq - 1) | bb_sq(ksq + 1);
+                    if (k != 1) p.att |= bb_sq(ksq - n);
+                    if (k == 0) p.att |= bb_sq(ksq + n);
+                    p.def = bb_sq((n - 2) * n + 1);
+                    p.side = (uint8_t)side;
+                    p.key = pos_compute_key(&p);
+                    pos_classify_loaded(&p);
+                    char what[160];
+                    snprintf(what, sizeof what, "%s king_capture=%s %s, %s to move", v.name,
+                             modes[m] ? modes[m] : "(default)", shapes[k],
+                             side ? "defenders" : "attackers");
+                    /* the seed Tablut's immobile king is a state, not a capture: after any
+                       attacker move it holds, so a loaded position proves it too */
+                    if (v.immobile_king && k == 0 && side == SIDE_DEFENDERS) {
+                        check_record(p.result == RESULT_ATTACKERS && p.reason == END_IMMOBILE_KING,
+                                     __FILE__, __LINE__, what);
+                        continue;
+                    }
+                    if (!check_record(p.result == RESULT_NONE, __FILE__, __LINE__, what)) continue;
+                    struct tafl *t = tafl_new(&v);
+                    tafl_reset(t, &p);
+                    move_t moves[MAX_MOVES];
+                    check_record(t->result == RESULT_NONE && tafl_legal_moves(t, moves) > 0,
+                                 __FILE__, __LINE__, what);
+                    tafl_free(t);
+                }
+            }
+        }
+    }
+    /* the issue's positions: perft 2 is 346 (Brandubh) and 623 (Linnaeus), and the attacker who
+       steps away and back captures the king */
+    struct position p;
+    char err[160];
+    CHECK(fen_parse(&p, V("brandubh"), "7/1aka3/7/7/7/2d4/5a1 d", err, sizeof err));
+    CHECK(p.result == RESULT_NONE);
+    CHECK(fen_parse(&p, V("linnaeus"), "9/9/9/2aka4/9/9/9/3d5/6a2 a", err, sizeof err));
+    CHECK(p.result == RESULT_NONE);
+    struct tafl *t = tafl_new(V("linnaeus"));
+    tafl_reset(t, &p);
+    CHECK(tafl_play_text(t, "e6e8", err, sizeof err) && tafl_play_text(t, "d2d3", err, sizeof err));
+    CHECK(tafl_play_text(t, "e8e6", err, sizeof err));
+    CHECK(t->result == RESULT_ATTACKERS && t->reason == END_KING_CAPTURED);
+    tafl_free(t);
+}
+
 int main(void) {
     examples();
     fetlar_setup();
@@ -532,5 +613,6 @@ int main(void) {
     copenhagen_shieldwall();
     copenhagen_encirclement();
     linnaeus_rules();
+    loaded_king_between_enemies();
     return check_done();
 }
