@@ -368,22 +368,3 @@ void rules_decide_full(struct position *p, int to, int mover) {
         p->reason = END_ENCIRCLED;
     }
 }
-
-/* Counts the escape squares the king could reach in one move (Tablut's raichi/tuichi). */
-int rules_escape_routes(const struct position *p) {
-    return bb_popcount(piece_targets(p, p->king_sq) & p->v->escape_mask);
-}
-
-/* Tells whether the attackers, if they moved now, could capture the king ("watch your king"). */
-bool rules_king_threatened(const struct position *p) {
-    struct position q = *p, after;
-    q.side = SIDE_ATTACKERS;
-    q.result = RESULT_NONE;
-    move_t moves[MAX_MOVES];
-    int n = gen_moves(&q, moves);
-    for (int i = 0; i < n; i++) {
-        pos_make(&after, &q, moves[i]);
-        if (after.result == RESULT_ATTACKERS) return true;
-    }
-    return false;
-}

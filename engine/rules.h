@@ -47,12 +47,6 @@ bool rules_encircled(const struct position *p);
 /* Tells whether the king stands in an unbreakable exit fort on the edge (§4.4). */
 bool rules_exit_fort(const struct position *p);
 
-/* Counts the escape squares the king could reach in one move (Tablut's raichi/tuichi). */
-int rules_escape_routes(const struct position *p);
-
-/* Tells whether the attackers, if they moved now, could capture the king ("watch your king"). */
-bool rules_king_threatened(const struct position *p);
-
 /*
  * The full end test behind rules_decide, for a move its pre-check could not settle; with to < 0,
  * the end of a loaded position whose last mover was `mover` (only what the position proves).

@@ -2,11 +2,11 @@
  * The tafl search: iterative deepening, principal-variation alpha-beta with aspiration windows,
  * a shared transposition table, and Lazy SMP on a persistent thread pool.
  *
- * Scores are from the side to move's point of view in centi-men; a win in n plies scores
- * SCORE_WIN - n, a loss in n plies -(SCORE_WIN - n), so shorter wins score higher. The search
- * never prints: it reports each finished iteration (and each MultiPV line) through
- * struct search_callbacks. With one thread it is deterministic: the same position, options, limits
- * and table contents give the same nodes, lines and move.
+ * Scores are from the side to move's point of view in centi-men, as search/score.h defines
+ * them (forced wins and losses included); the limits and deadlines are in search/timeman.h. The
+ * search never prints: it reports each finished iteration (and each MultiPV line) through struct
+ * search_callbacks. With one thread it is deterministic: the same position, options, limits and
+ * table contents give the same nodes, lines and move.
  *
  * A node is one position the search enters by making a move (main search and quiescence alike);
  * the root is not counted.
@@ -20,25 +20,12 @@
 
 #include "engine/tafl.h"
 #include "search/eval.h"
+#include "search/score.h"
+#include "search/timeman.h"
 
 enum {
-    SCORE_WIN = 30000,
-    SCORE_WIN_MIN = 29000, /* scores at or beyond this are forced wins */
-    SCORE_INF = 31000,
-    SEARCH_MAX_PLY = 128,
     SEARCH_MAX_THREADS = 64,
     SEARCH_MAX_MULTIPV = 64,
-};
-
-/* What bounds a search; zero fields do not bound it. Clocks are per side (enum side). */
-struct search_limits {
-    int depth;
-    uint64_t nodes;
-    int64_t movetime_ms;
-    int64_t time_ms[2]; /* remaining clock, < 0 when there is no clock */
-    int64_t inc_ms[2];
-    int movestogo;
-    bool infinite; /* search until search_stop */
 };
 
 /* Options that shape a search. */
@@ -105,8 +92,5 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
 
 /* Asks a running search to stop as soon as it can (safe from any thread). */
 void search_stop(struct search *s);
-
-/* Returns true if score is a forced win or loss; *plies gets its length. */
-bool search_score_is_win(int score, int *plies);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "search/search.h"
+#include "search/score.h"
 
 enum { TT_HUGE_PAGE = 2 << 20 };
 

@@ -13,6 +13,7 @@
 #include "engine/notation.h"
 #include "engine/rules.h"
 #include "engine/tafl.h"
+#include "engine/threats.h"
 
 /* Returns the set of squares named in a space-separated list ("d4 e5"). */
 static bb_t sqs(const char *list, int size) {
@@ -423,26 +424,26 @@ static void tablut_king_escapes(void) {
 /* Tablut: raichi (one open route) and tuichi (two) are reported, and change no rule. */
 static void tablut_raichi_tuichi(void) {
     struct position p = setup(V("tablut"), "e5", "", "a4", 'd');
-    CHECK_EQ_INT(rules_escape_routes(&p), 2);
+    CHECK_EQ_INT(threat_escape_routes(&p), 2);
     p = setup(V("tablut"), "e5 a7", "", "a4", 'd');
-    CHECK_EQ_INT(rules_escape_routes(&p), 1);
+    CHECK_EQ_INT(threat_escape_routes(&p), 1);
     p = setup(V("tablut"), "a2 a7", "", "a4", 'd');
-    CHECK_EQ_INT(rules_escape_routes(&p), 0);
+    CHECK_EQ_INT(threat_escape_routes(&p), 0);
     CHECK(p.result == RESULT_NONE);
 }
 
 /* Tablut: "watch your king" when the attackers could capture the king next move. */
 static void tablut_watch_your_king(void) {
     struct position p = setup(V("tablut"), "c3 e3 h2", "", "d3", 'a');
-    CHECK(!rules_king_threatened(&p)); /* d2 and d4 both empty: one move cannot close both */
+    CHECK(!threat_attackers_win_in_one(&p)); /* d2 and d4 both empty: one move cannot close both */
     p = setup(V("tablut"), "c3 e3 d4 h2", "", "d3", 'a');
-    CHECK(rules_king_threatened(&p));
+    CHECK(threat_attackers_win_in_one(&p));
 }
 
 /* Tablut: an escape route the attackers leave open may be used at once. */
 static void tablut_open_route_immediate(void) {
     struct position p = setup(V("tablut"), "a6 a2 e5", "", "a4", 'a'), q, r;
-    CHECK_EQ_INT(rules_escape_routes(&p), 0);
+    CHECK_EQ_INT(threat_escape_routes(&p), 0);
     play(&p, "a6b6", &q); /* the attackers' move opens the file to a9 */
     play(&q, "a4a9", &r);
     CHECK(r.result == RESULT_DEFENDERS && r.reason == END_ESCAPE);

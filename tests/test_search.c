@@ -116,7 +116,7 @@ static int tactics(struct search *s) {
         } else {
             struct search_result r = run(s, &v, f[1], 5, 0, 1);
             int plies;
-            bool win = search_score_is_win(r.score, &plies) && r.score > 0 && plies <= 5;
+            bool win = score_is_win(r.score, &plies) && r.score > 0 && plies <= 5;
             if (!check_record(!win, __FILE__, __LINE__, "tactics none"))
                 fprintf(stderr, "    %s %s: reported a win, score %d\n", f[0], f[1], r.score);
         }
@@ -166,7 +166,7 @@ static void own_positions(struct search *s) {
             if (forced_win(&p, d)) truth = d;
         struct search_result r = run(s, &v, cases[i].fen, 7, 0, 1);
         int plies = 0;
-        bool win = search_score_is_win(r.score, &plies) && r.score > 0;
+        bool win = score_is_win(r.score, &plies) && r.score > 0;
         int got = win && plies <= 5 ? plies : 0;
         if (!check_record(got == truth, __FILE__, __LINE__, "own position"))
             fprintf(stderr, "    %s %s: exhaustive %d, search %d (score %d)\n", cases[i].variant,

@@ -6,7 +6,7 @@
 #include "bench/perft.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/rules.h"
+#include "engine/threats.h"
 #include "tools/cli.h"
 
 /* Returns seconds on a monotonic clock. */
@@ -19,10 +19,12 @@ static double now_seconds(void) {
 /* Prints the seed-Tablut announcements: raichi/tuichi and "watch your king". */
 static void print_announcements(const struct tafl *t) {
     const struct position *p = tafl_pos(t);
-    int routes = rules_escape_routes(p);
+    int routes = threat_escape_routes(p);
     if (routes == 1) printf("raichi: the king has an open route to an escape square\n");
     if (routes >= 2) printf("tuichi: the king has open routes to %d escape squares\n", routes);
-    if (t->result == RESULT_NONE && rules_king_threatened(p))
+    struct position q = *p;
+    q.side = SIDE_ATTACKERS;
+    if (t->result == RESULT_NONE && threat_attackers_win_in_one(&q))
         printf("watch your king: the attackers could capture him on their move\n");
 }
 

@@ -106,7 +106,7 @@ static void analysis_settle(struct otep *o) {
 /* Converts a score for the side to move into OpenTafl's eval, from the attackers' view. */
 static int attackers_eval(int score, int side) {
     int plies, e = score;
-    if (search_score_is_win(score, &plies)) {
+    if (score_is_win(score, &plies)) {
         int far = OTEP_WIN_EVAL + (SCORE_WIN - SCORE_WIN_MIN) - plies;
         e = score > 0 ? far : -far;
     }

@@ -38,7 +38,7 @@ __attribute__((format(printf, 1, 2))) static void uci_error(const char *fmt, ...
 /* Maps a score to a winning chance in percent (a logistic curve, 400 centi-men per factor 10). */
 static double winrate(int score) {
     int plies;
-    if (search_score_is_win(score, &plies)) return score > 0 ? 100.0 : 0.0;
+    if (score_is_win(score, &plies)) return score > 0 ? 100.0 : 0.0;
     return 100.0 / (1.0 + pow(10.0, -score / 400.0));
 }
 
@@ -48,7 +48,7 @@ static void uci_on_line(const struct search_line *l, void *ctx) {
     char pv[PROTO_PV_TEXT_MAX], score[64];
     int plies;
     proto_pv_text(l, u->s->variant.size, false, ' ', pv, sizeof pv);
-    if (search_score_is_win(l->score, &plies))
+    if (score_is_win(l->score, &plies))
         snprintf(score, sizeof score, "cp %d %s %d", l->score, l->score > 0 ? "win" : "loss",
                  plies);
     else

@@ -7,7 +7,7 @@
 void score_text_human(const struct tafl *game, const struct search_line *l, char *out, size_t len) {
     const struct position *root = tafl_pos(game);
     int side = root->side, plies;
-    if (search_score_is_win(l->score, &plies)) {
+    if (score_is_win(l->score, &plies)) {
         int winner = l->score > 0 ? side : !side;
         /* play the line out to name how the game ends */
         struct tafl *t = tafl_new(root->v);

@@ -1,0 +1,79 @@
+/*
+ * Tafl threat detection: the wins a side can make with its next move, and the squares that stop
+ * them. The search asks at every node whether the side to move wins at once and whether the
+ * other side threatens to; `hnefi show` prints the same answers (raichi, tuichi, "watch your
+ * king").
+ *
+ * Escapes are exact. The attackers' wins in one are found in two tiers: the fast test looks only
+ * at moves onto the squares beside the king (every king capture, and the immobile-king and
+ * encirclement wins a move there completes), which is what the search calls; the complete test
+ * adds any other attacker move that wins (an encirclement or immobile king closed far from the
+ * king) by trying the moves, where the variant has those rules.
+ */
+#ifndef HNEFI_ENGINE_THREATS_H
+#define HNEFI_ENGINE_THREATS_H
+
+#include "engine/position.h"
+
+/* Returns the escape squares the king reaches in one move (whoever is to move). */
+static inline bb_t threat_escape_squares(const struct position *p) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    if (!(g->lines[p->king_sq] & v->escape_mask)) return 0; /* no escape square in line */
+    bb_t empty = g->board & ~pos_occupied(p);
+    return bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden &
+           v->escape_mask;
+}
+
+/* Returns a king move that escapes at once, or MOVE_NONE (the defenders to move). */
+static inline move_t threat_escape_in_one(const struct position *p) {
+    bb_t t = threat_escape_squares(p);
+    return t ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
+}
+
+/* Counts the escape squares the king could reach in one move (Tablut's raichi/tuichi). */
+static inline int threat_escape_routes(const struct position *p) {
+    return bb_popcount(threat_escape_squares(p));
+}
+
+/*
+ * Returns the squares an attacker move must land on to take every escape of the king away
+ * (attackers to move, the king able to escape): the path to his only escape square, that square
+ * included, or nothing when he has two (they lie on different lines). Emptying a square or
+ * capturing a defender never closes a path.
+ */
+static inline bb_t threat_escape_blocks(const struct position *p, bb_t escapes) {
+    if (bb_several(escapes)) return 0;
+    const struct bb_geom *g = &p->v->g;
+    int k = p->king_sq, e = bb_lsb(escapes);
+    for (int d = 0; d < DIR_NB; d++)
+        if (bb_has(g->ray[d][k], e)) return g->ray[d][k] ^ g->ray[d][e];
+    return 0;
+}
+
+/*
+ * Returns an attacker move onto a square beside the king that wins at once (a capture of the
+ * king, an immobile king, an encirclement), or MOVE_NONE (the attackers to move). The fast test.
+ */
+move_t threat_king_capture_in_one(const struct position *p);
+
+/*
+ * Returns any attacker move that wins at once, or MOVE_NONE (the attackers to move): the fast
+ * test, then, where the variant has encirclement or the immobile king, every other move.
+ */
+move_t threat_attackers_win_in_one(const struct position *p);
+
+/* Returns the immediate winning move of the side to move, if the fast tests find one. */
+static inline move_t threat_win_in_one(const struct position *p) {
+    return p->side == SIDE_DEFENDERS ? threat_escape_in_one(p) : threat_king_capture_in_one(p);
+}
+
+/* Tells whether the side not to move threatens to win on its next move (the fast tests). */
+static inline bool threat_against(const struct position *p) {
+    struct position q = *p;
+    q.side = (uint8_t)!p->side;
+    return p->side == SIDE_ATTACKERS ? threat_escape_in_one(&q) != MOVE_NONE
+                                     : threat_king_capture_in_one(&q) != MOVE_NONE;
+}
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * Move ordering: the history of quiet moves that caused cutoffs, the killer moves per ply, and
+ * the picker that hands out a node's moves best first.
+ *
+ * A move's ordering score, highest first: the table move (2^30); a king move onto an escape
+ * square (2^29); a killer (2^22, the second 2^21) plus its history; otherwise its history
+ * (at most 2^17, halved when it grows past that) plus 2^20 for a landing beside the king (the
+ * attackers) and 2^18 for a landing beside an enemy piece (maybe a capture). Ties keep the order
+ * of the move list, so the single-threaded search is deterministic.
+ */
+#ifndef HNEFI_SEARCH_MOVEPICK_H
+#define HNEFI_SEARCH_MOVEPICK_H
+
+#include <stdbool.h>
+
+#include "engine/position.h"
+#include "search/score.h"
+
+enum { HISTORY_LIMIT = 1 << 17 }; /* a history value past this halves them all */
+
+/* One search thread's ordering memory: history by side, from and to; two killers per ply. */
+struct history {
+    int table[SIDE_NB][BB_MAX_SQUARES][BB_MAX_SQUARES];
+    move_t killers[SEARCH_MAX_PLY][2];
+};
+
+/* What a node's move ordering knows, gathered once per node. */
+struct order {
+    const int (*history)[BB_MAX_SQUARES]; /* the side to move's history, by from and to */
+    move_t tt_move, killer0, killer1;
+    int king_sq;
+    bb_t escapes;   /* escape squares */
+    bb_t contact;   /* squares beside an enemy piece: maybe a capture */
+    bb_t near_king; /* for the attackers, the squares beside the king */
+};
+
+/*
+ * Hands out a node's moves best score first, in exactly the order of a selection sort that
+ * swaps each pick into place (ties go to the earlier position in the array as it then stands).
+ * The first picks scan the list; later ones use a tournament tree over the positions, so a node
+ * that searches every move costs n log n instead of n * n.
+ *
+ * At depth 1 the table move and the killers are handed out before the list is made, since most
+ * such nodes are cut by one of them. This keeps the order exact: their scores outrank every
+ * other move (table move 2^30; killers at least 2^22 and 2^21, while history stays within 2^17
+ * and the contact and king bonuses add 2^18 + 2^20; escapes, 2^29, never reach the move loop),
+ * and below depth 1 only quiescence runs, which leaves history and killers alone, so the list
+ * made afterwards scores as it would have before. The picks already handed out are then replayed
+ * on the list, so the array stands as it would have.
+ */
+struct picker {
+    const struct position *p;
+    const move_t *root_moves; /* at the root, the moves to search (else NULL) */
+    int nroot;
+    struct order o;
+    bool listed;        /* the list is made */
+    move_t staged[3];   /* handed out before the list: table move, killers */
+    int nstaged, given; /* staged moves, and how many were handed out */
+    move_t *moves;
+    int *scores;
+    int n, next;
+    int size; /* leaves of the tree (a power of two), 0 before it is built */
+    /* the best key below each tree node: score and position packed so that the larger key is
+       the higher score, then the earlier position (leaf of position i at size + i) */
+    int64_t key[2 * MAX_MOVES];
+};
+
+/* Forgets all history and killers (a new game). */
+void history_clear(struct history *h);
+
+/* Forgets the killers only (a new search). */
+void history_clear_killers(struct history *h);
+
+/* Records a quiet move m of p's side to move that caused a cutoff at depth, ply. */
+void history_update(struct history *h, const struct position *p, move_t m, int depth, int ply);
+
+/*
+ * Starts handing out the moves of node p at ply (into the caller's arrays moves and scores): at
+ * the root (root_moves not NULL) exactly those; at depth 1 the table move and killers that are
+ * legal come first; otherwise the list is made at once. Returns false when the node has no move.
+ */
+bool picker_init(struct picker *mp, const struct history *h, const struct position *p,
+                 const move_t *root_moves, int nroot, move_t *moves, int *scores, move_t tt_move,
+                 int depth, int ply);
+
+/* Returns the next move (MOVE_NONE when done) with its ordering score in *score. */
+move_t picker_next(struct picker *mp, int *score);
+
+#endif
