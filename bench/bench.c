@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "engine/notation.h"
+#include "search/nnue.h"
 #include "search/search.h"
 
 /* Runs the bench; returns 1 on success, 0 after writing an error. */
@@ -49,6 +50,7 @@ int bench_run(int depth, int threads, size_t hash_mib,
         tafl_reset(game, &p);
         search_clear(s);
         struct search_result r;
+        opt.net = nnue_builtin(v); /* the variant's default evaluation */
         search_run(s, game, &limits, &opt, NULL, &r);
         out->positions++;
         out->nodes += r.nodes;

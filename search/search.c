@@ -9,6 +9,7 @@
 #include "engine/movegen.h"
 #include "engine/threats.h"
 #include "search/movepick.h"
+#include "search/nnue.h"
 #include "search/threads.h"
 #include "search/tt.h"
 
@@ -27,6 +28,16 @@ struct thread {
     int nkeys;
     int rep_floor;       /* the oldest key a repetition can match: none before a capture can */
     struct history hist; /* move ordering: history and killers */
+    /* the network's accumulator per ply of the search path, computed when first needed from the
+       nearest computed one by the moves in between */
+    struct nnue_acc acc[SEARCH_MAX_PLY + 1];
+    struct acc_step {
+        bool done; /* acc[ply] is computed */
+        uint8_t pk,
+            victim; /* enum piece: the moved piece (PIECE_NONE: a null move), the men taken */
+        uint8_t from, to;
+        bb_t caught;
+    } steps[SEARCH_MAX_PLY + 1];
     move_t pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
     /* root */
@@ -98,17 +109,48 @@ static bool is_repetition(const struct thread *t) {
     return false;
 }
 
+/* Notes the move m (with its captures) that leads from ply's position p to the next ply. */
+static inline void acc_push(struct thread *t, const struct position *p, move_t m, bb_t caught,
+                            int ply) {
+    struct acc_step *st = &t->steps[ply + 1];
+    int from = move_from(m);
+    st->done = false;
+    st->pk = p->side == SIDE_ATTACKERS ? PIECE_ATTACKER
+             : from == p->king_sq      ? PIECE_KING
+                                       : PIECE_DEFENDER;
+    st->victim = p->side == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
+    st->from = (uint8_t)from;
+    st->to = (uint8_t)move_to(m);
+    st->caught = caught;
+}
+
+/* Evaluates p at ply for its side to move: the network when the search has one, else the
+   classical evaluation. */
+static int evaluate(struct thread *t, const struct position *p, int ply) {
+    const struct nnue_net *net = t->s->opt.net;
+    if (!net) return eval_position(p, &t->s->opt.weights);
+    int k = ply;
+    while (!t->steps[k].done) k--; /* the root is always computed */
+    for (k++; k <= ply; k++) {
+        const struct acc_step *st = &t->steps[k];
+        if (st->pk == PIECE_NONE)
+            t->acc[k] = t->acc[k - 1];
+        else
+            nnue_update(net, &t->acc[k - 1], &t->acc[k], st->pk, st->from, st->to, st->victim,
+                        st->caught);
+        t->steps[k].done = true;
+    }
+    return nnue_evaluate(net, &t->acc[ply], p->side);
+}
+
 /* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
                    int qply) {
     if (ply > t->seldepth) t->seldepth = ply;
     if (threat_win_in_one(p)) return SCORE_WIN - ply - 1;
-    if (ply >= SEARCH_MAX_PLY - 2) return eval_position(p, &t->s->opt.weights);
+    if (ply >= SEARCH_MAX_PLY - 2) return evaluate(t, p, ply);
     bool threat = qply < QS_THREAT_PLIES && threat_against(p);
-    if (!threat) {
-        int stand = eval_position(p, &t->s->opt.weights);
-        return stand;
-    }
+    if (!threat) return evaluate(t, p, ply);
     /* the opponent wins next move unless we answer: try every move */
     move_t moves[MAX_MOVES];
     int n = gen_moves(p, moves);
@@ -120,8 +162,9 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     int best = -SCORE_INF;
     struct position child;
     for (int i = 0; i < n; i++) {
-        pos_make(&child, p, moves[i]);
+        bb_t caught = pos_make(&child, p, moves[i]);
         t->nodes++;
+        acc_push(t, p, moves[i], caught, ply);
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
@@ -149,7 +192,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     check_limits(t);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
-    if (ply >= SEARCH_MAX_PLY - 2) return eval_position(p, &s->opt.weights);
+    if (ply >= SEARCH_MAX_PLY - 2) return evaluate(t, p, ply);
 
     /* mate-distance pruning */
     int lo = -(SCORE_WIN - ply), hi = SCORE_WIN - ply - 1;
@@ -182,7 +225,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     int static_eval = TT_EVAL_NONE;
     bool try_null = s->opt.null_move && null_ok && !pv_node && depth >= 3 && !threat &&
                     beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
-    if (try_null) static_eval = eval_position(p, &s->opt.weights);
+    if (try_null) static_eval = evaluate(t, p, ply);
     if (try_null && static_eval >= beta) {
         struct position null = *p;
         null.side = (uint8_t)!p->side;
@@ -192,6 +235,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         int r = 2 + depth / 4;
         if (r > depth - 2) r = depth - 2;
         t->keys[t->nkeys++] = null.key;
+        t->steps[ply + 1].done = false;
+        t->steps[ply + 1].pk = PIECE_NONE;
         int sc = -search_node(t, &null, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
         t->nkeys--;
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
@@ -217,6 +262,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         }
         bb_t caught = pos_make(&child, p, m);
         t->nodes++;
+        acc_push(t, p, m, caught, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
         int floor = t->rep_floor;
@@ -405,17 +451,27 @@ void search_options_default(struct search_options *o) {
     o->lmr = true;
 }
 
+/* Allocates a zeroed search thread, aligned for the network's accumulators (NULL if no memory). */
+static struct thread *thread_new(struct search *s, int index) {
+    size_t size = (sizeof(struct thread) + 63) / 64 * 64;
+    struct thread *t = aligned_alloc(64, size);
+    if (!t) return NULL;
+    memset(t, 0, size);
+    t->s = s;
+    t->index = index;
+    return t;
+}
+
 /* Creates a search context with a table of hash_mib MiB (NULL if out of memory). */
 struct search *search_new(size_t hash_mib) {
     struct search *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->threads[0] = calloc(1, sizeof(struct thread));
+    s->threads[0] = thread_new(s, 0);
     if (!s->threads[0] || !tt_resize(&s->tt, hash_mib)) {
         free(s->threads[0]);
         free(s);
         return NULL;
     }
-    s->threads[0]->s = s;
     s->nthreads = 1;
     pool_init(&s->pool, do_job);
     atomic_init(&s->stop, false);
@@ -432,10 +488,8 @@ static void set_threads(struct search *s, int n) {
     for (int i = 1; i < s->nthreads; i++) free(s->threads[i]);
     s->nthreads = 1;
     for (int i = 1; i < n; i++) {
-        struct thread *t = calloc(1, sizeof *t);
+        struct thread *t = thread_new(s, i);
         if (!t) break;
-        t->s = s;
-        t->index = i;
         if (!pool_add(&s->pool, t)) {
             free(t);
             break;
@@ -485,6 +539,7 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
     if (s->opt.multipv < 1) s->opt.multipv = 1;
     if (s->opt.multipv > SEARCH_MAX_MULTIPV) s->opt.multipv = SEARCH_MAX_MULTIPV;
     s->cb = cb;
+    if (s->opt.net && s->opt.net->size != game->v->size) s->opt.net = NULL; /* never misread */
     atomic_store(&s->stop, false);
     tt_new_search(&s->tt);
     const struct position *root = tafl_pos(game);
@@ -502,6 +557,8 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
         memcpy(t->root_moves, root_moves, (size_t)nroot * sizeof(move_t));
         t->nkeys = t->rep_floor = 0;
         for (int j = first; j <= game->n; j++) t->keys[t->nkeys++] = game->pos[j].key;
+        if (s->opt.net) nnue_refresh(s->opt.net, root, &t->acc[0]);
+        t->steps[0].done = true;
         t->best_move = nroot ? root_moves[0] : MOVE_NONE;
         t->best_score = 0;
         t->completed_depth = 0;

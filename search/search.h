@@ -28,14 +28,17 @@ enum {
     SEARCH_MAX_MULTIPV = 64,
 };
 
+struct nnue_net;
+
 /* Options that shape a search. */
 struct search_options {
     int threads;
     int multipv;
     int move_overhead_ms;
-    struct eval_weights weights;
-    bool null_move; /* null-move pruning */
-    bool lmr;       /* late-move reductions */
+    struct eval_weights weights; /* the classical evaluation's */
+    const struct nnue_net *net;  /* the learned evaluation; NULL: the classical one */
+    bool null_move;              /* null-move pruning */
+    bool lmr;                    /* late-move reductions */
 };
 
 /* One finished line: what an iteration found for one MultiPV slot. */

@@ -66,8 +66,7 @@ bool datagen_write_game(int fd, const struct variant *v, const struct game_resul
             r[33] = p->side;
             put_le(r + 34, (uint16_t)g->score[i], 2);
             r[36] = (uint8_t)result_code(g->result);
-            r[37] = (uint8_t)((score_is_win(g->score[i], &plies) ? 1 : 0) |
-                              (adjudicated ? 2 : 0));
+            r[37] = (uint8_t)((score_is_win(g->score[i], &plies) ? 1 : 0) | (adjudicated ? 2 : 0));
             put_le(r + 38, (uint64_t)i, 2);
         }
         tafl_play(scratch, g->moves[i]);

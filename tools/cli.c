@@ -16,6 +16,64 @@ const char cli_game_usage[] =
     "  --fen F          start from this position (rows top first, then a or d)\n"
     "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
 
+const char cli_eval_usage[] =
+    "  --eval nnue|classic  the learned evaluation (default, where the variant has a network)\n"
+    "                   or the classical one\n"
+    "  --net FILE       search with this network (docs/nnue.md) instead of the built-in one\n";
+
+/* Returns the network to search v with, or NULL for the classical evaluation. */
+const struct nnue_net *cli_eval_net(const struct cli_eval *e, const struct variant *v) {
+    if (e->classic) return NULL;
+    char err[200];
+    if (e->have_net && nnue_fits(&e->net, v, err, sizeof err)) return &e->net;
+    return nnue_builtin(v);
+}
+
+/* Reads a network file for variant v; on failure the choice stays as it was. */
+bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v, char *err,
+                   size_t errlen) {
+    struct nnue_net n = {0};
+    char why[200];
+    if (!nnue_load_file(&n, path, err, errlen)) return false;
+    if (!nnue_fits(&n, v, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        nnue_free(&n);
+        return false;
+    }
+    nnue_free(&e->net);
+    e->net = n;
+    e->have_net = true;
+    snprintf(e->net_path, sizeof e->net_path, "%s", path);
+    return true;
+}
+
+/* Sets the evaluation by name ("nnue" or "classic"); false if the name is neither. */
+bool cli_eval_set_kind(struct cli_eval *e, const char *name) {
+    if (strcmp(name, "classic") != 0 && strcmp(name, "nnue") != 0) return false;
+    e->classic = strcmp(name, "classic") == 0;
+    return true;
+}
+
+/* Returns a short description of what cli_eval_net gives for v. */
+const char *cli_eval_describe(const struct cli_eval *e, const struct variant *v, char *out,
+                              size_t outlen) {
+    const struct nnue_net *n = cli_eval_net(e, v);
+    if (!n)
+        snprintf(out, outlen, "classical evaluation%s",
+                 e->classic ? "" : " (no network for this variant)");
+    else if (n == &e->net)
+        snprintf(out, outlen, "network %s", e->net_path);
+    else
+        snprintf(out, outlen, "built-in network for %s", n->variant);
+    return out;
+}
+
+/* Frees a loaded network. */
+void cli_eval_free(struct cli_eval *e) {
+    nnue_free(&e->net);
+    e->have_net = false;
+}
+
 /* Sets g to the default: Copenhagen from its start position. */
 void cli_game_init(struct cli_game *g) {
     memset(g, 0, sizeof *g);

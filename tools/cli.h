@@ -14,6 +14,7 @@
 
 #include "engine/tafl.h"
 #include "search/eval.h"
+#include "search/nnue.h"
 
 struct cli_game {
     struct variant variant;
@@ -45,6 +46,41 @@ bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *o
  * "<who>: <reason>" naming the file and returns false, leaving *w as it was.
  */
 bool cli_load_weights(struct eval_weights *w, const char *path, const char *who);
+
+/*
+ * Which evaluation a command or a protocol session searches with: the learned one (the built-in
+ * network of the variant, or a network read from a file) or the classical one. A network file
+ * replaces the built-in network only while it fits the variant in play.
+ */
+struct cli_eval {
+    bool classic;        /* --eval classic */
+    struct nnue_net net; /* a network read from a file, if have_net */
+    bool have_net;
+    char net_path[256];
+};
+
+/* The usage text of the evaluation options (--eval, --net). */
+extern const char cli_eval_usage[];
+
+/* Returns the network to search v with, or NULL for the classical evaluation. */
+const struct nnue_net *cli_eval_net(const struct cli_eval *e, const struct variant *v);
+
+/*
+ * Reads a network file for variant v (it must fit v); on failure the choice stays as it was and
+ * err says why, naming the file.
+ */
+bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v, char *err,
+                   size_t errlen);
+
+/* Sets the evaluation by name ("nnue" or "classic"); false if the name is neither. */
+bool cli_eval_set_kind(struct cli_eval *e, const char *name);
+
+/* Returns a short description of what cli_eval_net gives for v ("network copenhagen.nnue"). */
+const char *cli_eval_describe(const struct cli_eval *e, const struct variant *v, char *out,
+                              size_t outlen);
+
+/* Frees a loaded network. */
+void cli_eval_free(struct cli_eval *e);
 
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);

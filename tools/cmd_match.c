@@ -8,10 +8,10 @@
 
 #include "selfplay/match.h"
 #include "selfplay/match_mpi.h"
-#include "selfplay/report.h"
 #include "selfplay/zio.h"
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
+#include "tools/report.h"
 #include "tools/uci_client.h"
 
 /* Everything the command line sets. */
@@ -21,6 +21,8 @@ struct match_args {
     struct player_spec players[MATCH_MAX_PLAYERS];
     struct uci_engine engines[MATCH_MAX_PLAYERS];
     bool tc_given[MATCH_MAX_PLAYERS];
+    struct cli_eval evals[MATCH_MAX_PLAYERS]; /* in-process players' evaluations */
+    const char *net_paths[MATCH_MAX_PLAYERS];
     int nplayers;
     struct time_control tc;
     struct opening_set openings;
@@ -41,6 +43,7 @@ static const char match_usage[] =
     "      cmd=COMMAND        an external engine speaking the UCI-like protocol\n"
     "      option.NAME=VALUE  an option set on the external engine\n"
     "      threads=N hash=MiB null-move=on|off lmr=on|off weights=FILE   (in-process hnefi)\n"
+    "      eval=nnue|classic net=FILE   the evaluation (default: the variant's network)\n"
     "Tournament:\n"
     "  --games N          games per pair of players, even (default 100)\n"
     "  --gauntlet         the first player against each other one (default: round robin)\n"
@@ -149,10 +152,17 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         return on_off(key, val, &p->opt.lmr);
     } else if (strcmp(key, "weights") == 0) {
         return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+    } else if (strcmp(key, "eval") == 0) {
+        if (!cli_eval_set_kind(&a->evals[k], val)) {
+            fprintf(stderr, "hnefi: player eval='%s': expected nnue or classic\n", val);
+            return false;
+        }
+    } else if (strcmp(key, "net") == 0) {
+        a->net_paths[k] = val; /* read once the variant is known */
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
-                "null-move, lmr or weights\n",
+                "null-move, lmr, weights, eval or net\n",
                 key);
         return false;
     }
@@ -554,6 +564,15 @@ static int run(struct match_args *a, int argc, char **argv) {
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
     if (!cli_game_finish(&a->g)) return 2;
     c->v = &a->g.variant;
+    for (int i = 0; i < a->nplayers; i++) {
+        char why[400];
+        if (a->net_paths[i] &&
+            !cli_eval_load(&a->evals[i], a->net_paths[i], c->v, why, sizeof why)) {
+            fprintf(stderr, "hnefi: player %s net: %s\n", a->players[i].name, why);
+            return 2;
+        }
+        a->players[i].opt.net = cli_eval_net(&a->evals[i], c->v);
+    }
     c->players = a->players;
     c->nplayers = a->nplayers;
     c->concurrency = (int)a->concurrency;
@@ -589,8 +608,10 @@ static int run(struct match_args *a, int argc, char **argv) {
 
 /* Frees what the arguments own. */
 static void free_args(struct match_args *a) {
-    for (int i = 0; i < a->nplayers; i++)
+    for (int i = 0; i < a->nplayers; i++) {
         for (int k = 0; k < a->engines[i].nopts; k++) free((char *)a->engines[i].opt_name[k]);
+        cli_eval_free(&a->evals[i]);
+    }
     openings_free(&a->openings);
     cli_game_free(&a->g);
     free(a);

@@ -66,7 +66,8 @@ int cmd_analyze(int argc, char **argv) {
     search_options_default(&opt);
     struct search_limits limits = {.time_ms = {-1, -1}};
     long hash = 64, val;
-    const char *svg = NULL;
+    const char *svg = NULL, *net_path = NULL;
+    struct cli_eval ev = {0};
     double seconds = -1;
     for (int i = 1; i < argc; i++) {
         int r = cli_game_option(&g, argc, argv, &i);
@@ -111,6 +112,19 @@ int cmd_analyze(int argc, char **argv) {
                 return 2;
             }
             i++;
+        } else if (strcmp(a, "--eval") == 0) {
+            if (i + 1 >= argc || !cli_eval_set_kind(&ev, argv[i + 1])) {
+                fprintf(stderr, "hnefi: --eval '%s': expected nnue or classic\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--net") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hnefi: option --net needs a file name\n");
+                return 2;
+            }
+            net_path = argv[++i];
         } else if (strcmp(a, "--null-move") == 0) {
             opt.null_move = true;
         } else if (strcmp(a, "--no-lmr") == 0) {
@@ -126,10 +140,11 @@ int cmd_analyze(int argc, char **argv) {
                    "  --threads T      search threads (default 1)\n"
                    "  --hash MiB       transposition table size (default 64)\n"
                    "  --svg FILE       draw the position and the best line as numbered arrows\n"
-                   "  --weights \"name=value ...\"  evaluation weights (docs/search.md)\n"
+                   "%s"
+                   "  --weights \"name=value ...\"  classical evaluation weights (docs/search.md)\n"
                    "  --null-move      switch null-move pruning on (off by default)\n"
                    "  --no-lmr         switch late-move reductions off\n",
-                   cli_game_usage);
+                   cli_game_usage, cli_eval_usage);
             return 0;
         } else {
             fprintf(stderr, "hnefi analyze: unknown argument '%s' (try --help)\n", a);
@@ -141,6 +156,13 @@ int cmd_analyze(int argc, char **argv) {
         cli_game_free(&g);
         return 2;
     }
+    char err[400];
+    if (net_path && !cli_eval_load(&ev, net_path, &g.variant, err, sizeof err)) {
+        fprintf(stderr, "hnefi: --net: %s\n", err);
+        cli_game_free(&g);
+        return 2;
+    }
+    opt.net = cli_eval_net(&ev, &g.variant);
     struct search *s = search_new((size_t)hash);
     if (!s) {
         fprintf(stderr, "hnefi: out of memory for a %ld MiB table\n", hash);
@@ -153,11 +175,13 @@ int cmd_analyze(int argc, char **argv) {
     cli_print_board(root);
     fen_write(root, fen);
     printf("fen %s\n%s to move\n", fen, root->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+    printf("evaluation: %s\n", cli_eval_describe(&ev, &g.variant, err, sizeof err));
     if (game->result != RESULT_NONE) {
         printf("the game is over: %s\n",
                tafl_status_text(game->result, game->reason, status, sizeof status));
         search_free(s);
         cli_game_free(&g);
+        cli_eval_free(&ev);
         return 0;
     }
     struct analyze_ctx ctx = {.game = game};
@@ -185,6 +209,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     search_free(s);
     cli_game_free(&g);
+    cli_eval_free(&ev);
     return rc;
 }
 

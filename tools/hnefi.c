@@ -10,6 +10,9 @@
 /* hnefi tune (tools/cmd_tune.c): fits the evaluation weights to game results. */
 int cmd_tune(int argc, char **argv);
 
+/* hnefi train (tools/cmd_train.c): fits the learned evaluation to self-play data. */
+int cmd_train(int argc, char **argv);
+
 /* One command: its name, its entry point and a line of help. */
 struct command {
     const char *name;
@@ -28,6 +31,7 @@ static const struct command commands[] = {
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
     {"games", cmd_games, "list, filter, convert and summarise game record files"},
     {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},
+    {"train", cmd_train, "train the learned evaluation (a network) on self-play data"},
     {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
     {"otep", cmd_otep, "speak the OpenTafl engine protocol"},
     {"htp", cmd_htp, "speak the hnefatafl.org text protocol"},

@@ -4,8 +4,8 @@
  * SPRT's log-likelihood ratio with its two bounds. Long histories are thinned to about a thousand
  * points; the Elo axis leaves out the wild intervals of the first tenth of the match.
  */
-#ifndef HNEFI_SELFPLAY_REPORT_H
-#define HNEFI_SELFPLAY_REPORT_H
+#ifndef HNEFI_TOOLS_REPORT_H
+#define HNEFI_TOOLS_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,0 +1,110 @@
+/*
+ * The learned evaluation: an efficiently updatable neural network (NNUE) for tafl, with
+ * quantised integer inference. docs/nnue.md gives the architecture, the reasons for it and the
+ * file format; in short:
+ *
+ *   inputs   3 planes of one bit per square: attacker men, defender men, the king
+ *            (input = plane * squares + square, squares = size * size)
+ *   hidden   H neurons (a multiple of 32, at most NNUE_MAX_HIDDEN): acc = b1 + the columns of
+ *            W1 of the set inputs, kept as int16 in an accumulator that a move updates by the
+ *            moved piece and its captures only
+ *   output   one head per side to move (the sides are not alike): out = b2[s] + the sum over
+ *            the hidden neurons of crelu(acc)^2 * W2[s], crelu clamping to [0, QA]
+ *   score    out * scale, in centi-men for the side to move
+ *
+ * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 64 with |W2| <=
+ * 127 so that v * W2 (v <= 255) fits in int16, b2 int32 at scale QA * QB. The dot product
+ * sum(v * (v * W2)) then fits in int32 whatever the position, and integer sums do not depend on
+ * their order, so the AVX2 path and the portable path give the same bits. A loaded network is
+ * refused, with the reason, when its header, size, checksum or weight bounds are wrong.
+ */
+#ifndef HNEFI_SEARCH_NNUE_H
+#define HNEFI_SEARCH_NNUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/position.h"
+
+enum {
+    NNUE_PLANES = 3,
+    NNUE_MAX_INPUTS = NNUE_PLANES * BB_MAX_SQUARES,
+    NNUE_MAX_HIDDEN = 1024,
+    NNUE_HEADS = SIDE_NB,
+    NNUE_QA = 255,
+    NNUE_QB = 64,
+    NNUE_W2_MAX = 127,  /* |W2| bound that keeps v * W2 in int16 */
+    NNUE_W1_MAX = 512,  /* |W1| bound: 48 pieces cannot overflow the int16 accumulator */
+    NNUE_B1_MAX = 8000, /* |b1| bound, likewise */
+    NNUE_HEADER = 128,  /* bytes of the file header */
+    NNUE_VERSION = 1,
+    NNUE_ARCH_SCRELU = 1, /* the architecture above */
+};
+
+/* A network: its header fields and its weights (W1 row-major by input: input * hidden + j). */
+struct nnue_net {
+    char variant[32]; /* the variant it was trained for */
+    int size;         /* board side */
+    int inputs;       /* NNUE_PLANES * size * size */
+    int hidden;
+    int scale; /* centi-men per unit of the output */
+    int16_t *w1, *b1, *w2;
+    int32_t b2[NNUE_HEADS];
+    void *mem; /* the weights' aligned allocation */
+};
+
+/* The hidden layer of one position, before the activation. */
+struct nnue_acc {
+    _Alignas(64) int16_t v[NNUE_MAX_HIDDEN];
+};
+
+/*
+ * Reads a network from the bytes of a file; false with the reason in err (net untouched). The
+ * variant name and board size are read from the file; the caller checks them against its game.
+ */
+bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, size_t errlen);
+
+/* Reads a network file; false with the reason (naming the file) in err. */
+bool nnue_load_file(struct nnue_net *net, const char *path, char *err, size_t errlen);
+
+/* Frees a network's weights. */
+void nnue_free(struct nnue_net *net);
+
+/*
+ * Writes a network in the file format; returns the bytes written into out (room for
+ * nnue_file_size bytes), computing the checksum.
+ */
+size_t nnue_write(const struct nnue_net *net, uint8_t *out);
+
+/* Returns the size of a network's file. */
+size_t nnue_file_size(const struct nnue_net *net);
+
+/* Tells whether net fits variant v (same name and board size); if not, err says why. */
+bool nnue_fits(const struct nnue_net *net, const struct variant *v, char *err, size_t errlen);
+
+/* Returns the input of a piece of kind pk (PIECE_ATTACKER..PIECE_KING) on sq. */
+static inline int nnue_input(int squares, enum piece pk, int sq) {
+    return (pk - PIECE_ATTACKER) * squares + sq;
+}
+
+/* Computes the accumulator of p from scratch. */
+void nnue_refresh(const struct nnue_net *net, const struct position *p, struct nnue_acc *acc);
+
+/*
+ * Computes the accumulator after a move from the parent's: the piece of kind pk moved from
+ * `from` to `to`, and the enemy men of kind victim on the squares of `caught` were taken.
+ */
+void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, struct nnue_acc *acc,
+                 enum piece pk, int from, int to, enum piece victim, bb_t caught);
+
+/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+
+/* The same with plain C arithmetic only; gives the same result as nnue_evaluate, bit for bit. */
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+
+/* Returns the built-in network for variant v, or NULL when it has none. */
+const struct nnue_net *nnue_builtin(const struct variant *v);
+
+#endif

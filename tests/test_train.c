@@ -1,0 +1,131 @@
+/*
+ * The training pipeline through the real binary: self-play writes training data, hnefi train
+ * fits a network to it (its losses fall, the picture is written), and analyze and match search
+ * with that network. Every refused argument and file names what is wrong.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check.h"
+
+static char out[1 << 18];
+
+/* Runs hnefi with args (shell-quoted by the caller); returns its exit status, output in out. */
+static int run(const char *args) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", HNEFI_BINARY, args);
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Checks that a command succeeds and prints want. */
+static void ok(const char *args, const char *want) {
+    int st = run(args);
+    if (!check_record(st == 0 && strstr(out, want), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
+/* Checks that a command fails with a message containing want. */
+static void bad(const char *args, const char *want) {
+    int st = run(args);
+    if (!check_record(st != 0 && st != -1 && strstr(out, want), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
+/* Returns the loss after `key` on line `epoch N` of the last output (-1 if absent). */
+static double loss_of(int epoch, const char *key) {
+    char tag[32];
+    snprintf(tag, sizeof tag, "epoch %3d ", epoch);
+    const char *l = strstr(out, tag);
+    const char *k = l ? strstr(l, key) : NULL;
+    return k ? atof(k + strlen(key)) : -1;
+}
+
+/* Runs the pipeline and the error cases. */
+int main(void) {
+    const char *dir = "test_train_tmp";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    if (system(cmd) != 0) return 1;
+    /* data: 60 Brandubh games at 300 nodes a move */
+    snprintf(cmd, sizeof cmd,
+             "selfplay --variant brandubh --games 60 --tc nodes:300 --quiet --no-sync "
+             "--datagen %s/d.dat --records %s/g.zst",
+             dir, dir);
+    ok(cmd, "60 of 60 games counted");
+    /* training: the losses fall, the network and the picture are written */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/n.nnue --svg %s/l.svg "
+             "--epochs 6 --lr-step 4 --batch 512 --threads 2 --hidden 64 --lambda 0.3",
+             dir, dir, dir);
+    ok(cmd, "kept epoch");
+    double first = loss_of(1, "train loss "), last = loss_of(6, "train loss ");
+    if (!check_record(first > 0 && last > 0 && last < first, __FILE__, __LINE__, "loss falls"))
+        fprintf(stderr, "    first %f, last %f\n%s\n", first, last, out);
+    CHECK(loss_of(6, "validation loss ") > 0);
+    CHECK(strstr(out, "wrote") != NULL);
+    FILE *f;
+    snprintf(cmd, sizeof cmd, "%s/l.svg", dir);
+    f = fopen(cmd, "r");
+    char svg[4096] = "";
+    if (f) {
+        svg[fread(svg, 1, sizeof svg - 1, f)] = 0;
+        fclose(f);
+    }
+    CHECK(strstr(svg, "<svg") && strstr(svg, "polyline") && strstr(svg, "validation"));
+    /* searching with it */
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/n.nnue --depth 4", dir);
+    ok(cmd, "evaluation: network");
+    CHECK(strstr(out, "bestmove") != NULL);
+    snprintf(cmd, sizeof cmd,
+             "selfplay --variant brandubh --games 2 --tc nodes:300 --quiet --player name=n "
+             "net=%s/n.nnue --player name=c eval=classic",
+             dir);
+    ok(cmd, "2 of 2 games counted");
+    /* a fine start: train on from the network */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/n2.nnue --init %s/n.nnue "
+             "--epochs 1 --hidden 64 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "kept epoch 1");
+    /* refused arguments and files */
+    bad("train --out x.nnue", "--data and --out are needed");
+    bad("train --data a --out b --hidden 33", "multiple of 32");
+    bad("train --data a --out b --lambda 2", "--lambda '2'");
+    bad("train --data a --out b --epochs 0", "--epochs");
+    bad("train --data /nonexistent.dat --out /tmp/x.nnue --variant brandubh", "nonexistent");
+    bad("train --data a --out b --fen x", "do not apply");
+    bad("train --bogus", "unknown argument '--bogus'");
+    snprintf(cmd, sizeof cmd, "train --data %s/d.dat --out /nonexistent/dir/n.nnue", dir);
+    bad(cmd, "cannot write /nonexistent/dir/n.nnue");
+    snprintf(cmd, sizeof cmd, "train --data %s/d.dat --out %s/x.nnue --variant copenhagen", dir,
+             dir);
+    bad(cmd, "variant");
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/x.nnue --init %s/n.nnue "
+             "--hidden 32",
+             dir, dir, dir);
+    bad(cmd, "hidden");
+    bad("analyze --eval fast", "--eval 'fast': expected nnue or classic");
+    bad("analyze --net /nonexistent.nnue", "/nonexistent.nnue: cannot open");
+    snprintf(cmd, sizeof cmd, "analyze --net %s/n.nnue --depth 2", dir);
+    bad(cmd, "the network is for a 7x7 board");
+    snprintf(cmd, sizeof cmd, "head -c 1000 %s/n.nnue > %s/cut.nnue", dir, dir);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/cut.nnue --depth 2", dir);
+    bad(cmd, "bytes");
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/g.zst --depth 2", dir);
+    bad(cmd, "not a hnefi network");
+    bad("selfplay --games 2 --player eval=fast --player name=b", "expected nnue or classic");
+    snprintf(cmd, sizeof cmd, "selfplay --games 2 --player net=%s/n.nnue --player name=b", dir);
+    bad(cmd, "7x7");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) return 1;
+    return check_done();
+}
