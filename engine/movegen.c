@@ -103,6 +103,12 @@ static int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) 
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
 bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
+    if (!bb_several(gen & (gen - 1))) {
+        /* one or two pieces: their rays are cheaper than the fills */
+        bb_t r = 0;
+        while (gen) r |= bb_slides(g, bb_pop(&gen), pro);
+        return r & land;
+    }
     switch (g->size) {
     case 11: return slide_set_n(g, gen, pro, land, 11);
     case 9: return slide_set_n(g, gen, pro, land, 9);

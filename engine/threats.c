@@ -4,6 +4,19 @@
 #include "engine/movegen.h"
 #include "engine/rules.h"
 
+/* Fills r with the king's way out in p (whoever is to move). */
+void threat_king_reach(const struct position *p, struct king_reach *r) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    r->pro = empty & ~v->king_block;
+    r->land = empty & ~v->king_forbidden;
+    r->one = bb_slides(g, p->king_sq, r->pro) & r->land;
+    /* a slide ends on a corner only from the corner's rank or file, both on the edge */
+    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    r->two_escapes = slide_set(g, r->one & ~esc & towards, r->pro, r->land) & esc & ~r->one;
+}
+
 /* Returns an attacker move onto a square beside the king that wins at once, or MOVE_NONE. */
 move_t threat_king_capture_in_one(const struct position *p) {
     const struct variant *v = p->v;

@@ -36,6 +36,16 @@ static inline int threat_escape_routes(const struct position *p) {
     return bb_popcount(threat_escape_squares(p));
 }
 
+/* The king's way out: where he can go in one move, and the escapes he reaches in two. */
+struct king_reach {
+    bb_t pro, land;   /* the squares he slides through and may stop on */
+    bb_t one;         /* the squares he can move to */
+    bb_t two_escapes; /* the escape squares he reaches in two moves, not in one */
+};
+
+/* Fills r with the king's way out in p (whoever is to move). */
+void threat_king_reach(const struct position *p, struct king_reach *r);
+
 /*
  * Returns the squares an attacker move must land on to take every escape of the king away
  * (attackers to move, the king able to escape): the path to his only escape square, that square

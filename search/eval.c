@@ -6,20 +6,13 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "engine/threats.h"
 
 const struct eval_weights eval_default_weights = {
 #define EVAL_DEFAULT(name, def) .name = def,
     EVAL_WEIGHT_LIST(EVAL_DEFAULT)
 #undef EVAL_DEFAULT
 };
-
-/* Returns the squares some piece of gen reaches in one slide: piece by piece for up to two. */
-static bb_t slides_of(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
-    if (bb_several(gen & (gen - 1))) return slide_set(g, gen, pro, land);
-    bb_t r = 0;
-    while (gen) r |= bb_slides(g, bb_pop(&gen), pro);
-    return r & land;
-}
 
 /* Returns the corner-variant terms from the defenders' view: blocks near the corners (boards of
    9x9 and more), the king's distance to them and the region the king can walk in. */
@@ -49,21 +42,20 @@ static int corner_terms(const struct position *p, const struct eval_weights *w) 
 int eval_position(const struct position *p, const struct eval_weights *w) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    bb_t occ = pos_occupied(p), empty = g->board & ~occ;
     int score = w->defender * bb_popcount(p->def) - w->attacker * bb_popcount(p->att);
 
     /* the king's way out: squares reachable in one and two slides */
-    bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
-    bb_t one = bb_slides(g, p->king_sq, kpro) & kland;
-    score += w->king_mobility * bb_popcount(one);
-    /* a slide ends on a corner only from the corner's rank or file, both on the edge */
-    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
-    bb_t two = slides_of(g, one & ~esc & towards, kpro, kland) & esc & ~one;
-    if (two) {
-        score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
+    struct king_reach k;
+    threat_king_reach(p, &k);
+    score += w->king_mobility * bb_popcount(k.one);
+    if (k.two_escapes) {
+        score += w->escape_in_two + w->escape_routes_two * (bb_popcount(k.two_escapes) - 1);
     } else {
-        bb_t reach2 = slide_set(g, one, kpro, kland);
-        if (slides_of(g, reach2 & towards, kpro, kland) & esc) score += w->escape_in_three;
+        /* a slide ends on a corner only from the corner's rank or file, both on the edge */
+        bb_t towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+        bb_t reach2 = slide_set(g, k.one, k.pro, k.land);
+        if (slide_set(g, reach2 & towards, k.pro, k.land) & v->escape_mask)
+            score += w->escape_in_three;
     }
 
     /* guards and pressure around the king and the corners */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "engine/threats.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -72,14 +74,17 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
                  get32(b + 8), NNUE_VERSION);
         return fail(err, errlen, why);
     }
-    if (get32(b + 12) != NNUE_ARCH_SCRELU) {
-        snprintf(why, sizeof why, "network architecture %u, this hnefi knows %d", get32(b + 12),
-                 NNUE_ARCH_SCRELU);
+    uint32_t arch = get32(b + 12);
+    if (arch != NNUE_ARCH_PIECES && arch != NNUE_ARCH_KING_REACH) {
+        snprintf(why, sizeof why, "network architecture %u, this hnefi knows %d and %d", arch,
+                 NNUE_ARCH_PIECES, NNUE_ARCH_KING_REACH);
         return fail(err, errlen, why);
     }
     struct nnue_net r = {0};
+    r.arch = (int)arch;
     uint32_t size = get32(b + 16), inputs = get32(b + 20), hidden = get32(b + 24);
-    if (size < 3 || size > BB_MAX_SIZE || inputs != NNUE_PLANES * size * size)
+    if (size < 3 || size > BB_MAX_SIZE ||
+        inputs != (uint32_t)nnue_inputs_of(r.arch, (int)(size * size)))
         return fail(err, errlen, "network board size or input count out of range");
     if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32 != 0 || get32(b + 28) != NNUE_HEADS)
         return fail(err, errlen, "network hidden size or head count out of range");
@@ -174,7 +179,7 @@ size_t nnue_write(const struct nnue_net *net, uint8_t *out) {
     memset(out, 0, NNUE_HEADER);
     memcpy(out, "HNEFINET", 8);
     put32(out + 8, NNUE_VERSION);
-    put32(out + 12, NNUE_ARCH_SCRELU);
+    put32(out + 12, (uint32_t)net->arch);
     put32(out + 16, (uint32_t)net->size);
     put32(out + 20, (uint32_t)net->inputs);
     put32(out + 24, (uint32_t)net->hidden);
@@ -244,14 +249,40 @@ void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, stru
     while (caught) add_column(net, acc->v, nnue_input(squares, victim, bb_pop(&caught)), -1);
 }
 
+/* Writes the king's reach inputs of p (architecture 2) into out; returns their number. */
+int nnue_king_inputs(const struct position *p, int *out) {
+    int squares = p->v->size * p->v->size, n = 0;
+    struct king_reach k;
+    threat_king_reach(p, &k);
+    for (bb_t b = k.one; b;) out[n++] = NNUE_PLANES * squares + bb_pop(&b);
+    int two = bb_popcount(k.two_escapes);
+    out[n++] =
+        (NNUE_PLANES + 1) * squares + (two < NNUE_REACH_BUCKETS ? two : NNUE_REACH_BUCKETS - 1);
+    return n;
+}
+
+/* Gathers the king's reach columns of p for net (none in architecture 1); returns their number. */
+static int dynamic_columns(const struct nnue_net *net, const struct position *p,
+                           const int16_t **cols) {
+    if (net->arch != NNUE_ARCH_KING_REACH) return 0;
+    int in[NNUE_MAX_DYNAMIC];
+    int n = nnue_king_inputs(p, in);
+    for (int i = 0; i < n; i++) cols[i] = net->w1 + (size_t)in[i] * net->hidden;
+    return n;
+}
+
 /*
- * Returns the output sum of the hidden layer for one head, in plain C. The sum wraps modulo 2^32
- * as the vector adds do, so any order of adding gives the same bits.
+ * Returns the output sum of the hidden layer for one head, in plain C: each neuron is the
+ * accumulator plus the dynamic columns, exactly. The sum wraps modulo 2^32 as the vector adds
+ * do, so any order of adding gives the same bits.
  */
-static int32_t dot_portable(const int16_t *acc, const int16_t *w2, int h) {
+static int32_t dot_portable(const int16_t *acc, const int16_t *const *cols, int ncols,
+                            const int16_t *w2, int h) {
     uint32_t sum = 0;
     for (int j = 0; j < h; j++) {
-        int32_t v = acc[j] < 0 ? 0 : acc[j] > NNUE_QA ? NNUE_QA : acc[j];
+        int32_t v = acc[j];
+        for (int c = 0; c < ncols; c++) v += cols[c][j];
+        v = v < 0 ? 0 : v > NNUE_QA ? NNUE_QA : v;
         sum += (uint32_t)((int32_t)(int16_t)(v * w2[j]) * v);
     }
     return (int32_t)sum;
@@ -259,11 +290,14 @@ static int32_t dot_portable(const int16_t *acc, const int16_t *w2, int h) {
 
 #if defined(__AVX2__)
 /* Returns the output sum of the hidden layer for one head, with AVX2 (the same integers). */
-static int32_t dot_avx2(const int16_t *acc, const int16_t *w2, int h) {
+static int32_t dot_avx2(const int16_t *acc, const int16_t *const *cols, int ncols,
+                        const int16_t *w2, int h) {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i sum = _mm256_setzero_si256();
     for (int j = 0; j < h; j += 16) {
         __m256i v = _mm256_load_si256((const __m256i *)(acc + j));
+        for (int c = 0; c < ncols; c++)
+            v = _mm256_adds_epi16(v, _mm256_loadu_si256((const __m256i *)(cols[c] + j)));
         v = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa);
         __m256i w = _mm256_loadu_si256((const __m256i *)(w2 + j));
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
@@ -281,18 +315,24 @@ static int finish(const struct nnue_net *net, int32_t sum, int side) {
     return (int)(out * net->scale / (NNUE_QA * NNUE_QB));
 }
 
-/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
-    const int16_t *w2 = net->w2 + (size_t)side * net->hidden;
+/* Evaluates position p with accumulator acc for its side to move (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc,
+                  const struct position *p) {
+    const int16_t *cols[NNUE_MAX_DYNAMIC];
+    int ncols = dynamic_columns(net, p, cols);
+    const int16_t *w2 = net->w2 + (size_t)p->side * net->hidden;
 #if defined(__AVX2__)
-    return finish(net, dot_avx2(acc->v, w2, net->hidden), side);
+    return finish(net, dot_avx2(acc->v, cols, ncols, w2, net->hidden), p->side);
 #else
-    return finish(net, dot_portable(acc->v, w2, net->hidden), side);
+    return finish(net, dot_portable(acc->v, cols, ncols, w2, net->hidden), p->side);
 #endif
 }
 
 /* The same with plain C arithmetic only. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
-    return finish(net, dot_portable(acc->v, net->w2 + (size_t)side * net->hidden, net->hidden),
-                  side);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc,
+                           const struct position *p) {
+    const int16_t *cols[NNUE_MAX_DYNAMIC];
+    int ncols = dynamic_columns(net, p, cols);
+    const int16_t *w2 = net->w2 + (size_t)p->side * net->hidden;
+    return finish(net, dot_portable(acc->v, cols, ncols, w2, net->hidden), p->side);
 }

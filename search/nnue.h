@@ -4,10 +4,13 @@
  * file format; in short:
  *
  *   inputs   3 planes of one bit per square: attacker men, defender men, the king
- *            (input = plane * squares + square, squares = size * size)
+ *            (input = plane * squares + square, squares = size * size); and, in architecture 2,
+ *            the king's reach: a fourth plane of the squares the king can move to, and 4
+ *            inputs for how many escape squares he reaches in two moves (0, 1, 2, 3 or more)
  *   hidden   H neurons (a multiple of 32, at most NNUE_MAX_HIDDEN): acc = b1 + the columns of
- *            W1 of the set inputs, kept as int16 in an accumulator that a move updates by the
- *            moved piece and its captures only
+ *            W1 of the set piece inputs, kept as int16 in an accumulator that a move updates by
+ *            the moved piece and its captures only; the king's reach is added at each
+ *            evaluation (it changes whenever a piece moves into or out of his lines)
  *   output   one head per side to move (the sides are not alike): out = b2[s] + the sum over
  *            the hidden neurons of crelu(acc)^2 * W2[s], crelu clamping to [0, QA]
  *   score    out * scale, in centi-men for the side to move
@@ -15,7 +18,10 @@
  * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 64 with |W2| <=
  * 127 so that v * W2 (v <= 255) fits in int16, b2 int32 at scale QA * QB. The dot product
  * sum(v * (v * W2)) then fits in int32 whatever the position, and integer sums do not depend on
- * their order, so the AVX2 path and the portable path give the same bits. A loaded network is
+ * their order, so the AVX2 path and the portable path give the same bits. The king's reach
+ * (at most 21 columns) is added with saturating 16-bit adds in the AVX2 path and exactly in the
+ * portable one: with the bounds below, a sum that saturates can never come back into [0, QA],
+ * so both clamp to the same value. A loaded network is
  * refused, with the reason, when its header, size, checksum or weight bounds are wrong.
  */
 #ifndef HNEFI_SEARCH_NNUE_H
@@ -28,8 +34,10 @@
 #include "engine/position.h"
 
 enum {
-    NNUE_PLANES = 3,
-    NNUE_MAX_INPUTS = NNUE_PLANES * BB_MAX_SQUARES,
+    NNUE_PLANES = 3,        /* the piece planes, kept in the accumulator */
+    NNUE_REACH_BUCKETS = 4, /* escapes in two: 0, 1, 2, 3 or more */
+    NNUE_MAX_INPUTS = (NNUE_PLANES + 1) * BB_MAX_SQUARES + NNUE_REACH_BUCKETS,
+    NNUE_MAX_DYNAMIC = 2 * (BB_MAX_SIZE - 1) + 1, /* the king's reach inputs set at once */
     NNUE_MAX_HIDDEN = 1024,
     NNUE_HEADS = SIDE_NB,
     NNUE_QA = 255,
@@ -39,14 +47,16 @@ enum {
     NNUE_B1_MAX = 8000, /* |b1| bound, likewise */
     NNUE_HEADER = 128,  /* bytes of the file header */
     NNUE_VERSION = 1,
-    NNUE_ARCH_SCRELU = 1, /* the architecture above */
+    NNUE_ARCH_PIECES = 1,     /* the piece planes only */
+    NNUE_ARCH_KING_REACH = 2, /* the piece planes and the king's reach */
 };
 
 /* A network: its header fields and its weights (W1 row-major by input: input * hidden + j). */
 struct nnue_net {
     char variant[32]; /* the variant it was trained for */
     int size;         /* board side */
-    int inputs;       /* NNUE_PLANES * size * size */
+    int arch;         /* NNUE_ARCH_PIECES or NNUE_ARCH_KING_REACH */
+    int inputs;       /* 3 * squares, or 4 * squares + 4 with the king's reach */
     int hidden;
     int scale; /* centi-men per unit of the output */
     int16_t *w1, *b1, *w2;
@@ -88,6 +98,18 @@ static inline int nnue_input(int squares, enum piece pk, int sq) {
     return (pk - PIECE_ATTACKER) * squares + sq;
 }
 
+/* Returns the number of inputs of an architecture on a board of `squares` squares. */
+static inline int nnue_inputs_of(int arch, int squares) {
+    return arch == NNUE_ARCH_KING_REACH ? (NNUE_PLANES + 1) * squares + NNUE_REACH_BUCKETS
+                                        : NNUE_PLANES * squares;
+}
+
+/*
+ * Writes the king's reach inputs of p (architecture 2) into out (room for NNUE_MAX_DYNAMIC);
+ * returns their number.
+ */
+int nnue_king_inputs(const struct position *p, int *out);
+
 /* Computes the accumulator of p from scratch. */
 void nnue_refresh(const struct nnue_net *net, const struct position *p, struct nnue_acc *acc);
 
@@ -98,11 +120,15 @@ void nnue_refresh(const struct nnue_net *net, const struct position *p, struct n
 void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, struct nnue_acc *acc,
                  enum piece pk, int from, int to, enum piece victim, bb_t caught);
 
-/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+/*
+ * Evaluates position p, whose accumulator is acc, for its side to move, in centi-men (the
+ * fastest path built in).
+ */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, const struct position *p);
 
 /* The same with plain C arithmetic only; gives the same result as nnue_evaluate, bit for bit. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc,
+                           const struct position *p);
 
 /* Returns the built-in network for variant v, or NULL when it has none. */
 const struct nnue_net *nnue_builtin(const struct variant *v);

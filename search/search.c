@@ -140,7 +140,7 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
                         st->caught);
         t->steps[k].done = true;
     }
-    return nnue_evaluate(net, &t->acc[ply], p->side);
+    return nnue_evaluate(net, &t->acc[ply], p);
 }
 
 /* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */

@@ -27,12 +27,13 @@ static int rnd_in(uint64_t *s, int lo, int hi) {
     return lo + (int)(rnd(s) % (uint64_t)(hi - lo + 1));
 }
 
-/* Fills net with random weights within the format's bounds for variant v. */
+/* Fills net with random weights within the format's bounds for variant v (architecture 2). */
 static void random_net(struct nnue_net *net, const struct variant *v, int hidden, uint64_t seed) {
     memset(net, 0, sizeof *net);
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
     net->size = v->size;
-    net->inputs = NNUE_PLANES * v->size * v->size;
+    net->arch = NNUE_ARCH_KING_REACH;
+    net->inputs = nnue_inputs_of(net->arch, v->size * v->size);
     net->hidden = hidden;
     net->scale = 174;
     size_t n = (size_t)net->inputs * hidden + (size_t)hidden + NNUE_HEADS * (size_t)hidden;
@@ -86,8 +87,9 @@ static void test_file(void) {
     char err[200];
     CHECK(nnue_load(&b, bytes, len, err, sizeof err));
     CHECK_EQ_STR(b.variant, "copenhagen");
-    CHECK(b.size == 11 && b.inputs == 363 && b.hidden == 64 && b.scale == 174);
-    CHECK(memcmp(a.w1, b.w1, (size_t)(363 * 64 + 64 + 2 * 64) * 2) == 0);
+    CHECK(b.size == 11 && b.inputs == 488 && b.hidden == 64 && b.scale == 174);
+    CHECK(b.arch == NNUE_ARCH_KING_REACH);
+    CHECK(memcmp(a.w1, b.w1, (size_t)(488 * 64 + 64 + 2 * 64) * 2) == 0);
     CHECK(a.b2[0] == b.b2[0] && a.b2[1] == b.b2[1]);
     CHECK(nnue_fits(&b, v, err, sizeof err));
     CHECK(!nnue_fits(&b, variant_by_name("fetlar"), err, sizeof err) && strstr(err, "fetlar"));
@@ -96,6 +98,7 @@ static void test_file(void) {
     refused(bytes, len, 0, 'X', 0, "HNEFINET");
     refused(bytes, len, 8, 9, 0, "version 9");
     refused(bytes, len, 12, 7, 0, "architecture 7");
+    refused(bytes, len, 12, NNUE_ARCH_PIECES, 0, "input count"); /* 488 inputs are not 363 */
     refused(bytes, len, 16, 12, 0, "board size");
     refused(bytes, len, 24, 48, 0, "hidden size");
     refused(bytes, len, 32, 100, 0, "quantisation");
@@ -154,9 +157,12 @@ static void test_incremental(void) {
                 nnue_update(&net, acc, acc, pk, from, move_to(m), victim, caught);
                 nnue_refresh(&net, &q, fresh);
                 mismatches += memcmp(acc->v, fresh->v, (size_t)net.hidden * 2) != 0;
-                for (int side = 0; side < 2; side++)
+                for (int side = 0; side < 2; side++) {
+                    struct position e = q;
+                    e.side = (uint8_t)side;
                     path_mismatches +=
-                        nnue_evaluate(&net, acc, side) != nnue_evaluate_portable(&net, fresh, side);
+                        nnue_evaluate(&net, acc, &e) != nnue_evaluate_portable(&net, fresh, &e);
+                }
                 p = q;
                 plies++;
             }
@@ -178,19 +184,39 @@ static void test_paths(void) {
     struct nnue_acc *acc = aligned_alloc(64, sizeof *acc);
     uint64_t s = 77;
     long diff = 0;
+    /* positions with the king's lines open or shut: a bare king, and the start */
+    struct position open = {0}, start;
+    open.v = v;
+    open.king_sq = 60;
+    open.king = bb_sq(60);
+    pos_init_start(&start, v);
     for (int t = 0; t < 2000; t++) {
         for (int j = 0; j < net.hidden; j++)
             acc->v[j] = (int16_t)(t % 3 == 0 ? rnd_in(&s, -32768, 32767) : rnd_in(&s, -50, 300));
-        for (int side = 0; side < 2; side++)
-            diff += nnue_evaluate(&net, acc, side) != nnue_evaluate_portable(&net, acc, side);
+        for (int side = 0; side < 2; side++) {
+            struct position *p = t % 2 ? &open : &start;
+            p->side = (uint8_t)side;
+            diff += nnue_evaluate(&net, acc, p) != nnue_evaluate_portable(&net, acc, p);
+        }
     }
+    /* the king's reach columns at their bound on accumulators near the int16 limits */
+    for (size_t c = (size_t)NNUE_PLANES * 121 * net.hidden; c < (size_t)net.inputs * net.hidden;
+         c++)
+        net.w1[c] = (int16_t)(c % 2 ? NNUE_W1_MAX : -NNUE_W1_MAX);
+    for (int t = 0; t < 200; t++) {
+        for (int j = 0; j < net.hidden; j++)
+            acc->v[j] = (int16_t)(t % 2 ? rnd_in(&s, 20000, 32767) : rnd_in(&s, -32768, -20000));
+        diff += nnue_evaluate(&net, acc, &open) != nnue_evaluate_portable(&net, acc, &open);
+    }
+    net.arch = NNUE_ARCH_PIECES; /* the extremes below: no reach columns */
     /* every neuron at the top with the largest output weights of one sign, for both signs */
     for (int sign = -1; sign <= 1; sign += 2) {
         for (int j = 0; j < net.hidden; j++) {
             acc->v[j] = NNUE_QA;
             net.w2[j] = (int16_t)(sign * NNUE_W2_MAX);
         }
-        diff += nnue_evaluate(&net, acc, 0) != nnue_evaluate_portable(&net, acc, 0);
+        open.side = 0;
+        diff += nnue_evaluate(&net, acc, &open) != nnue_evaluate_portable(&net, acc, &open);
     }
     CHECK_EQ_INT(diff, 0);
     /* with 256 neurons the extreme sum is exact: 256 * 255 * (255 * 127) / 255 */
@@ -198,7 +224,7 @@ static void test_paths(void) {
     for (int j = 0; j < 256; j++) net.w2[j] = NNUE_W2_MAX;
     net.b2[0] = 0;
     int64_t want = (int64_t)256 * 255 * 127 * net.scale / (NNUE_QA * NNUE_QB);
-    CHECK_EQ_INT(nnue_evaluate(&net, acc, 0), want);
+    CHECK_EQ_INT(nnue_evaluate(&net, acc, &open), want);
     net.hidden = 1024;
     free(acc);
     nnue_free(&net);

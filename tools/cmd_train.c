@@ -23,6 +23,7 @@ static const char train_usage[] =
     "  --out NET          the network file to write\n"
     "  --init NET         start from this network's weights (default: random)\n"
     "  --hidden N         hidden neurons, a multiple of 32 up to 1024 (default 256)\n"
+    "  --inputs pieces|reach  the pieces only, or also the king's reach (default reach)\n"
     "  --epochs N         passes over the data (default 20)\n"
     "  --batch N          positions per step (default 16384)\n"
     "  --lr X             Adam's learning rate (default 0.001) ...\n"
@@ -73,9 +74,9 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
         return 1;
     }
     static const char *const with_value[] = {
-        "--data",    "--out",     "--init",          "--hidden", "--epochs", "--batch",
-        "--lr",      "--lr-drop", "--lr-step",       "--lambda", "--scale",  "--val",
-        "--threads", "--seed",    "--max-positions", "--svg"};
+        "--inputs", "--data",    "--out",     "--init",          "--hidden", "--epochs",
+        "--batch",  "--lr",      "--lr-drop", "--lr-step",       "--lambda", "--scale",
+        "--val",    "--threads", "--seed",    "--max-positions", "--svg"};
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
         known |= strcmp(o, with_value[k]) == 0;
@@ -98,6 +99,12 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
         a->init = v;
     } else if (strcmp(o, "--svg") == 0) {
         a->svg = v;
+    } else if (strcmp(o, "--inputs") == 0) {
+        if (strcmp(v, "pieces") != 0 && strcmp(v, "reach") != 0) {
+            fprintf(stderr, "hnefi train: --inputs '%s': expected pieces or reach\n", v);
+            return -1;
+        }
+        c->arch = strcmp(v, "pieces") == 0 ? NNUE_ARCH_PIECES : NNUE_ARCH_KING_REACH;
     } else if (strcmp(o, "--hidden") == 0) {
         if (!cli_parse_int(v, 32, NNUE_MAX_HIDDEN, o, &n)) return -1;
         if (n % 32) {

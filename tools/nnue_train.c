@@ -17,15 +17,15 @@ enum { SYMMETRIES = 8, MAX_THREADS = 64 };
 /* One training position: its inputs (in feat), side to move, score and result. */
 struct tpos {
     uint64_t feat_off;
-    uint8_t nfeat, side;
-    bool val;     /* held out for validation */
-    float score;  /* the side to move's search score, centi-men (wins clamped) */
-    float result; /* the side to move's result: 1 win, 0.5 draw, 0 loss */
+    uint8_t nfeat, ndyn, side; /* piece inputs, then the king's reach inputs */
+    bool val;                  /* held out for validation */
+    float score;               /* the side to move's search score, centi-men (wins clamped) */
+    float result;              /* the side to move's result: 1 win, 0.5 draw, 0 loss */
 };
 
 struct train_data {
     const struct variant *v;
-    int squares, inputs;
+    int squares, inputs; /* inputs: the most any architecture uses */
     struct tpos *pos;
     size_t n, cap;
     uint16_t *feat;
@@ -94,13 +94,16 @@ struct train_data *train_data_new(const struct variant *v) {
     if (!d) return NULL;
     d->v = v;
     d->squares = v->size * v->size;
-    d->inputs = NNUE_PLANES * d->squares;
+    d->inputs = nnue_inputs_of(NNUE_ARCH_KING_REACH, d->squares);
     d->symmetric = variant_symmetric(v);
     for (int k = 0; k < SYMMETRIES; k++)
         for (int i = 0; i < d->inputs; i++) {
             int plane = i / d->squares, sq = i % d->squares;
-            d->sym[k][i] =
-                (uint16_t)(plane * d->squares + sym_square(k, sq / v->size, sq % v->size, v->size));
+            /* the four square planes map square by square; the reach buckets stay */
+            d->sym[k][i] = plane > NNUE_PLANES
+                               ? (uint16_t)i
+                               : (uint16_t)(plane * d->squares +
+                                            sym_square(k, sq / v->size, sq % v->size, v->size));
         }
     return d;
 }
@@ -154,7 +157,8 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
     const struct position *p = &dp->pos;
     int pieces = bb_popcount(p->att | p->def | p->king);
     if (!grow((void **)&d->pos, &d->cap, d->n + 1, sizeof *d->pos) ||
-        !grow((void **)&d->feat, &d->featcap, d->nfeat + (size_t)pieces, sizeof *d->feat)) {
+        !grow((void **)&d->feat, &d->featcap, d->nfeat + (size_t)pieces + NNUE_MAX_DYNAMIC,
+              sizeof *d->feat)) {
         d->oom = true;
         return false;
     }
@@ -172,6 +176,10 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
     add_inputs(d, PIECE_ATTACKER, p->att);
     add_inputs(d, PIECE_DEFENDER, p->def);
     add_inputs(d, PIECE_KING, p->king);
+    int dyn[NNUE_MAX_DYNAMIC];
+    int ndyn = nnue_king_inputs(p, dyn);
+    for (int i = 0; i < ndyn; i++) d->feat[d->nfeat++] = (uint16_t)dyn[i];
+    t->ndyn = (uint8_t)ndyn;
     return true;
 }
 
@@ -263,6 +271,7 @@ static void backward(const struct model *m, const uint16_t *f, int nf, int s, co
 struct work {
     const struct train_data *d;
     const struct model *m;
+    bool reach;          /* the model has the king's reach inputs */
     const uint32_t *idx; /* the positions */
     size_t from, to;
     uint64_t sym_seed; /* picks each position's symmetry; 0: none */
@@ -294,15 +303,16 @@ static void *work_run(void *arg) {
             uint64_t s = w->sym_seed ^ (uint64_t)k * 0xD1B54A32D192ED03ULL;
             sym = (int)(mix64(&s) & 7);
         }
-        for (int j = 0; j < t->nfeat; j++) f[j] = d->sym[sym][src[j]];
-        float out = forward(w->m, f, t->nfeat, t->side, acc);
+        int nf = t->nfeat + (w->reach ? t->ndyn : 0);
+        for (int j = 0; j < nf; j++) f[j] = d->sym[sym][src[j]];
+        float out = forward(w->m, f, nf, t->side, acc);
         double pred = sigmoid(out), tgt = target_of(t, w->lambda, w->scale);
         double diff = pred - tgt, rdiff = pred - t->result;
         w->loss += diff * diff;
         w->result_loss += rdiff * rdiff;
         if (w->grad.p)
-            backward(w->m, f, t->nfeat, t->side, acc, (float)(2 * diff * pred * (1 - pred)),
-                     &w->grad, dacc);
+            backward(w->m, f, nf, t->side, acc, (float)(2 * diff * pred * (1 - pred)), &w->grad,
+                     dacc);
     }
     free(acc);
     return NULL;
@@ -360,6 +370,9 @@ static void quantise(const struct model *m, const struct variant *v, double scal
     for (int s = 0; s < NNUE_HEADS; s++)
         net->b2[s] = (int32_t)lrint((double)m->b2[s] * NNUE_QA * NNUE_QB);
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
+    net->arch = m->inputs == nnue_inputs_of(NNUE_ARCH_KING_REACH, v->size * v->size)
+                    ? NNUE_ARCH_KING_REACH
+                    : NNUE_ARCH_PIECES;
     net->size = v->size;
     net->inputs = m->inputs;
     net->hidden = m->hidden;
@@ -379,6 +392,7 @@ static void clamp_model(struct model *m) {
 void train_config_default(struct train_config *c, const struct variant *v) {
     memset(c, 0, sizeof *c);
     c->v = v;
+    c->arch = NNUE_ARCH_KING_REACH;
     c->hidden = 256;
     c->epochs = 20;
     c->batch = 16384;
@@ -413,15 +427,16 @@ static double quant_error(const struct train_data *d, const struct model *m,
         struct position p = {0};
         p.v = d->v;
         p.side = t->side;
-        for (int j = 0; j < t->nfeat; j++) {
+        for (int j = 0; j < t->nfeat; j++) { /* the pieces; the reach follows from them */
             int plane = f[j] / d->squares, sq = f[j] % d->squares;
             bb_t *b = plane == 0 ? &p.att : plane == 1 ? &p.def : &p.king;
             *b |= bb_sq(sq);
             if (plane == 2) p.king_sq = (int8_t)sq;
         }
         nnue_refresh(net, &p, qacc);
-        int q = nnue_evaluate(net, qacc, t->side);
-        double fl = forward(m, f, t->nfeat, t->side, acc) * (double)net->scale;
+        int q = nnue_evaluate(net, qacc, &p);
+        int nf = t->nfeat + (net->arch == NNUE_ARCH_KING_REACH ? t->ndyn : 0);
+        double fl = forward(m, f, nf, t->side, acc) * (double)net->scale;
         sum += fabs(q - fl);
     }
     free(acc);
@@ -438,11 +453,11 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
                  NNUE_MAX_HIDDEN);
         return false;
     }
-    if (init && (init->inputs != d->inputs || init->hidden != c->hidden)) {
+    int inputs = nnue_inputs_of(c->arch, d->squares);
+    if (init && (init->inputs != inputs || init->hidden != c->hidden)) {
         snprintf(err, errlen,
-                 "the starting network has %d inputs and %d hidden neurons, this "
-                 "run %d and %d",
-                 init->inputs, init->hidden, d->inputs, c->hidden);
+                 "the starting network has %d inputs and %d hidden neurons, this run %d and %d",
+                 init->inputs, init->hidden, inputs, c->hidden);
         return false;
     }
     size_t ntrain = 0, nval = 0;
@@ -454,7 +469,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     }
     int workers = c->threads < 1 ? 1 : c->threads > MAX_THREADS ? MAX_THREADS : c->threads;
     struct model m, best, grads[MAX_THREADS];
-    model_size(&m, d->inputs, c->hidden);
+    model_size(&m, inputs, c->hidden);
     best = m;
     size_t np = m.n;
     /* parameters, best parameters, Adam's moments, one gradient per worker */
@@ -462,16 +477,16 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     uint32_t *train_idx = malloc(ntrain * sizeof *train_idx),
              *val_idx = malloc(nval * sizeof *val_idx);
     struct nnue_net q = {0};
-    q.inputs = d->inputs;
+    q.inputs = inputs;
     q.hidden = c->hidden;
     bool ok = mem && train_idx && val_idx;
     if (ok) {
-        size_t h = (size_t)c->hidden, n16 = (size_t)d->inputs * h + h + NNUE_HEADS * h;
+        size_t h = (size_t)c->hidden, n16 = (size_t)inputs * h + h + NNUE_HEADS * h;
         q.mem = aligned_alloc(64, (n16 * sizeof(int16_t) + 63) / 64 * 64);
         ok = q.mem != NULL;
         if (ok) {
             q.w1 = q.mem;
-            q.b1 = q.w1 + (size_t)d->inputs * h;
+            q.b1 = q.w1 + (size_t)inputs * h;
             q.w2 = q.b1 + h;
         }
     }
@@ -487,7 +502,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     model_parts(&best, mem + np);
     float *adam_m = mem + 2 * np, *adam_v = mem + 3 * np;
     for (int i = 0; i < workers; i++) {
-        model_size(&grads[i], d->inputs, c->hidden);
+        model_size(&grads[i], inputs, c->hidden);
         model_parts(&grads[i], mem + (4 + (size_t)i) * np);
     }
     size_t a = 0, b = 0;
@@ -501,7 +516,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     uint64_t rng = c->seed * 0x2545F4914F6CDD1DULL + 1;
     size_t h = (size_t)c->hidden;
     if (init) {
-        for (size_t i = 0; i < (size_t)d->inputs * h; i++) m.w1[i] = init->w1[i] / (float)NNUE_QA;
+        for (size_t i = 0; i < (size_t)inputs * h; i++) m.w1[i] = init->w1[i] / (float)NNUE_QA;
         for (size_t j = 0; j < h; j++) m.b1[j] = init->b1[j] / (float)NNUE_QA;
         for (size_t j = 0; j < NNUE_HEADS * h; j++) m.w2[j] = init->w2[j] / (float)NNUE_QB;
         for (int s = 0; s < NNUE_HEADS; s++)
@@ -520,6 +535,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
         memset(&w[i], 0, sizeof w[i]);
         w[i].d = d;
         w[i].m = &m;
+        w[i].reach = c->arch == NNUE_ARCH_KING_REACH;
         w[i].lambda = c->lambda;
         w[i].scale = scale;
     }

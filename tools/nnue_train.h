@@ -27,6 +27,7 @@ enum { TRAIN_SCALE = 174 }; /* 400 / ln 10: sigmoid(score / 174) = 1 / (1 + 10^(
 /* What a training run does. */
 struct train_config {
     const struct variant *v;
+    int arch;              /* NNUE_ARCH_PIECES or NNUE_ARCH_KING_REACH (search/nnue.h) */
     int hidden;            /* hidden neurons, a multiple of 32 */
     int epochs;            /* passes over the training positions */
     int batch;             /* positions per step */
