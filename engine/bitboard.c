@@ -46,3 +46,8 @@ void bb_geom_init(struct bb_geom *g, int size) {
     int last = g->squares - 1;
     g->beside_corners = g->nbrs[0] | g->nbrs[size - 1] | g->nbrs[last - size + 1] | g->nbrs[last];
 }
+
+/* Tells whether seed, grown orthogonally through the squares of pass, reaches a square of goal. */
+bool bb_flood_reaches(const struct bb_geom *g, bb_t seed, bb_t pass, bb_t goal) {
+    return BB_BY_SIZE(g->size, bb_flood_reaches_n(g, seed, pass, goal, n));
+}

@@ -164,6 +164,75 @@ static inline bb_t bb_slides(const struct bb_geom *g, int sq, bb_t pro) {
            bb_ray_down(g->ray[DIR_SOUTH], sq, pro) | bb_ray_down(g->ray[DIR_WEST], sq, pro);
 }
 
+/*
+ * Board-size specialisation. The hot loops below take the board side n as an argument; called
+ * through BB_BY_SIZE with a side known at the call, every shift by n becomes a constant shift.
+ * BB_BY_SIZE(size, expr) evaluates to expr with `n` bound to 11, 9 or 7 as constants (any other
+ * size: the variable), so each common size gets its own compiled copy.
+ */
+#define BB_BY_SIZE(size, expr)                                                                     \
+    ((size) == 11  ? ((void)0, BB_WITH_N(11, expr))                                                \
+     : (size) == 9 ? ((void)0, BB_WITH_N(9, expr))                                                 \
+     : (size) == 7 ? ((void)0, BB_WITH_N(7, expr))                                                 \
+                   : BB_WITH_N(size, expr))
+#define BB_WITH_N(value, expr)                                                                     \
+    __extension__({                                                                                \
+        const int n = (value);                                                                     \
+        (expr);                                                                                    \
+    })
+
+/* Shifts b by k squares towards higher indices (k < 0: towards lower ones). */
+static inline __attribute__((always_inline)) bb_t bb_shift_by(bb_t b, int k) {
+    return k >= 0 ? b << k : b >> -k;
+}
+
+/* Occluded fill of gen through pro by steps of k squares (Kogge-Stone, up to 15 steps). */
+static inline __attribute__((always_inline)) bb_t bb_fill(bb_t gen, bb_t pro, int k) {
+    gen |= pro & bb_shift_by(gen, k);
+    pro &= bb_shift_by(pro, k);
+    gen |= pro & bb_shift_by(gen, 2 * k);
+    pro &= bb_shift_by(pro, 2 * k);
+    gen |= pro & bb_shift_by(gen, 4 * k);
+    pro &= bb_shift_by(pro, 4 * k);
+    gen |= pro & bb_shift_by(gen, 8 * k);
+    return gen;
+}
+
+/*
+ * Writes, per direction, the squares the pieces of gen reach in one slide through pro (plus the
+ * first square beyond), on an n x n board.
+ */
+static inline __attribute__((always_inline)) void
+bb_slides_by_dir(const struct bb_geom *g, bb_t gen, bb_t pro, int n, bb_t out[DIR_NB]) {
+    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
+    out[DIR_NORTH] = (bb_fill(gen, pro, n) << n) & g->board;
+    out[DIR_SOUTH] = bb_fill(gen, pro, -n) >> n;
+    out[DIR_EAST] = (bb_fill(gen, pe, 1) << 1) & g->not_a;
+    out[DIR_WEST] = (bb_fill(gen, pw, -1) >> 1) & g->not_end;
+}
+
+/* Returns the orthogonal neighbours of the squares of b on an n x n board. */
+static inline __attribute__((always_inline)) bb_t bb_neighbours_n(bb_t b, const struct bb_geom *g,
+                                                                  int n) {
+    return ((b << n) & g->board) | (b >> n) | ((b << 1) & g->not_a) | ((b >> 1) & g->not_end);
+}
+
+/* Tells whether seed, grown orthogonally through pass, reaches a square of goal (n x n board). */
+static inline __attribute__((always_inline)) bool
+bb_flood_reaches_n(const struct bb_geom *g, bb_t seed, bb_t pass, bb_t goal, int n) {
+    bb_t prev;
+    if (seed & goal) return true;
+    do {
+        prev = seed;
+        seed |= bb_neighbours_n(seed, g, n) & pass;
+        if (seed & goal) return true;
+    } while (seed != prev);
+    return false;
+}
+
+/* Tells whether seed, grown orthogonally through the squares of pass, reaches a square of goal. */
+bool bb_flood_reaches(const struct bb_geom *g, bb_t seed, bb_t pass, bb_t goal);
+
 /* Fills b geom with the masks of a size x size board (size 3..11). */
 void bb_geom_init(struct bb_geom *g, int size);
 

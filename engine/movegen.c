@@ -44,41 +44,11 @@ int gen_moves(const struct position *p, move_t *out) {
     return n;
 }
 
-/* Shifts b by k squares towards higher indices (k < 0: towards lower ones). */
-static inline __attribute__((always_inline)) bb_t shift_by(bb_t b, int k) {
-    return k >= 0 ? b << k : b >> -k;
-}
-
-/* Occluded fill of gen through pro by steps of k squares (Kogge-Stone, up to 15 steps). */
-static inline __attribute__((always_inline)) bb_t fill(bb_t gen, bb_t pro, int k) {
-    gen |= pro & shift_by(gen, k);
-    pro &= shift_by(pro, k);
-    gen |= pro & shift_by(gen, 2 * k);
-    pro &= shift_by(pro, 2 * k);
-    gen |= pro & shift_by(gen, 4 * k);
-    pro &= shift_by(pro, 4 * k);
-    gen |= pro & shift_by(gen, 8 * k);
-    return gen;
-}
-
-/*
- * Returns, per direction, the squares the pieces of gen reach in one slide through pro (plus the
- * first square beyond), for an n x n board. Inlined with a constant n, every shift is a constant.
- */
-static inline __attribute__((always_inline)) void slides_by_dir(const struct bb_geom *g, bb_t gen,
-                                                                bb_t pro, int n, bb_t out[DIR_NB]) {
-    bb_t pe = pro & g->not_a, pw = pro & g->not_end;
-    out[DIR_NORTH] = (fill(gen, pro, n) << n) & g->board;
-    out[DIR_SOUTH] = fill(gen, pro, -n) >> n;
-    out[DIR_EAST] = (fill(gen, pe, 1) << 1) & g->not_a;
-    out[DIR_WEST] = (fill(gen, pw, -1) >> 1) & g->not_end;
-}
-
 /* Counts the slides of all pieces in gen through pro, landing on land, for an n x n board. */
 static inline __attribute__((always_inline)) int count_slides_n(const struct bb_geom *g, bb_t gen,
                                                                 bb_t pro, bb_t land, int n) {
     bb_t r[DIR_NB];
-    slides_by_dir(g, gen, pro, n, r);
+    bb_slides_by_dir(g, gen, pro, n, r);
     return bb_popcount(r[DIR_NORTH] & land) + bb_popcount(r[DIR_SOUTH] & land) +
            bb_popcount(r[DIR_EAST] & land) + bb_popcount(r[DIR_WEST] & land);
 }
@@ -87,18 +57,13 @@ static inline __attribute__((always_inline)) int count_slides_n(const struct bb_
 static inline __attribute__((always_inline)) bb_t slide_set_n(const struct bb_geom *g, bb_t gen,
                                                               bb_t pro, bb_t land, int n) {
     bb_t r[DIR_NB];
-    slides_by_dir(g, gen, pro, n, r);
+    bb_slides_by_dir(g, gen, pro, n, r);
     return (r[DIR_NORTH] | r[DIR_SOUTH] | r[DIR_EAST] | r[DIR_WEST]) & land;
 }
 
 /* Counts the slides of all pieces in gen: through pro, landing on land. */
 static int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
-    switch (g->size) {
-    case 11: return count_slides_n(g, gen, pro, land, 11);
-    case 9: return count_slides_n(g, gen, pro, land, 9);
-    case 7: return count_slides_n(g, gen, pro, land, 7);
-    default: return count_slides_n(g, gen, pro, land, g->size);
-    }
+    return BB_BY_SIZE(g->size, count_slides_n(g, gen, pro, land, n));
 }
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
@@ -109,12 +74,7 @@ bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
         while (gen) r |= bb_slides(g, bb_pop(&gen), pro);
         return r & land;
     }
-    switch (g->size) {
-    case 11: return slide_set_n(g, gen, pro, land, 11);
-    case 9: return slide_set_n(g, gen, pro, land, 9);
-    case 7: return slide_set_n(g, gen, pro, land, 7);
-    default: return slide_set_n(g, gen, pro, land, g->size);
-    }
+    return BB_BY_SIZE(g->size, slide_set_n(g, gen, pro, land, n));
 }
 
 /* Counts the moves of side s (whoever is to move). */

@@ -3,35 +3,6 @@
 
 #include "engine/movegen.h"
 
-/* Returns the orthogonal neighbours of the squares of b on an n x n board (n a constant). */
-static inline __attribute__((always_inline)) bb_t neighbours_n(bb_t b, const struct bb_geom *g,
-                                                               int n) {
-    return ((b << n) & g->board) | (b >> n) | ((b << 1) & g->not_a) | ((b >> 1) & g->not_end);
-}
-
-/* Tells whether seed, grown through pass, touches the edge, on an n x n board. */
-static inline __attribute__((always_inline)) bool hits_edge_n(const struct bb_geom *g, bb_t seed,
-                                                              bb_t pass, int n) {
-    bb_t prev;
-    if (seed & g->edge) return true;
-    do {
-        prev = seed;
-        seed |= neighbours_n(seed, g, n) & pass;
-        if (seed & g->edge) return true;
-    } while (seed != prev);
-    return false;
-}
-
-/* Tells whether seed, grown orthogonally through the squares of pass, touches the edge. */
-static bool flood_hits_edge(const struct bb_geom *g, bb_t seed, bb_t pass) {
-    switch (g->size) {
-    case 11: return hits_edge_n(g, seed, pass, 11);
-    case 9: return hits_edge_n(g, seed, pass, 9);
-    case 7: return hits_edge_n(g, seed, pass, 7);
-    default: return hits_edge_n(g, seed, pass, g->size);
-    }
-}
-
 /* Returns the squares that act as an anvil against enemy men of kind `victim` for side mover. */
 static inline bb_t anvils(const struct position *p, int mover, unsigned victim) {
     const struct variant *v = p->v;
@@ -217,7 +188,7 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
             if (!(g->ray[d][k] & p->att)) open |= bb_sq(g->nb[k][d]);
         bb_t cand = bb_several(open) ? 0 : spots & ~maybe & (open ? open : spots);
         /* if the region reaches the edge with every candidate closed, none can shut him in */
-        if (bb_several(cand) && flood_hits_edge(g, p->king, pass & ~cand)) cand = 0;
+        if (bb_several(cand) && bb_flood_reaches(g, p->king, pass & ~cand, g->edge)) cand = 0;
         for (bb_t s = cand; s;) {
             int to = bb_pop(&s);
             /* the defenders must all be off the edge afterwards: only a shieldwall takes men
@@ -226,7 +197,7 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
             if (!wall && (p->def & g->edge & ~g->nbrs[to])) continue;
             /* the king must be shut in: his region without `to` (the start square, which the
                region may gain, is ignored) must not reach the edge */
-            if (!flood_hits_edge(g, p->king, pass & ~bb_sq(to))) maybe |= bb_sq(to);
+            if (!bb_flood_reaches(g, p->king, pass & ~bb_sq(to), g->edge)) maybe |= bb_sq(to);
         }
     }
     return maybe;
@@ -254,7 +225,7 @@ bool rules_encircled(const struct position *p) {
     if ((p->def | p->king) & g->edge) return false;
     for (int d = 0; d < DIR_NB; d++)
         if (!(g->ray[d][p->king_sq] & p->att)) return false; /* a free line from the king */
-    return !flood_hits_edge(g, p->def | p->king, g->board & ~p->att);
+    return !bb_flood_reaches(g, p->def | p->king, g->board & ~p->att, g->edge);
 }
 
 /* Returns the men of U that could be taken by a custodial pair standing on `stand` (§4.4 F3). */

@@ -164,7 +164,7 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     for (int i = 0; i < n; i++) {
         bb_t caught = pos_make(&child, p, moves[i]);
         t->nodes++;
-        acc_push(t, p, moves[i], caught, ply);
+        if (t->s->opt.net) acc_push(t, p, moves[i], caught, ply);
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
@@ -262,7 +262,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         }
         bb_t caught = pos_make(&child, p, m);
         t->nodes++;
-        acc_push(t, p, m, caught, ply);
+        if (s->opt.net) acc_push(t, p, m, caught, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
         int floor = t->rep_floor;
