@@ -13,6 +13,7 @@
 #ifndef HNEFI_ENGINE_THREATS_H
 #define HNEFI_ENGINE_THREATS_H
 
+#include "engine/movegen.h"
 #include "engine/position.h"
 
 /* Returns the escape squares the king reaches in one move (whoever is to move). */
@@ -44,7 +45,17 @@ struct king_reach {
 };
 
 /* Fills r with the king's way out in p (whoever is to move). */
-void threat_king_reach(const struct position *p, struct king_reach *r);
+static inline void threat_king_reach(const struct position *p, struct king_reach *r) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    r->pro = empty & ~v->king_block;
+    r->land = empty & ~v->king_forbidden;
+    r->one = bb_slides(g, p->king_sq, r->pro) & r->land;
+    /* a slide ends on a corner only from the corner's rank or file, both on the edge */
+    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    r->two_escapes = slide_set(g, r->one & ~esc & towards, r->pro, r->land) & esc & ~r->one;
+}
 
 /*
  * Returns the squares an attacker move must land on to take every escape of the king away
@@ -68,14 +79,27 @@ static inline bb_t threat_escape_blocks(const struct position *p, bb_t escapes) 
 move_t threat_king_capture_in_one(const struct position *p);
 
 /*
+ * Returns an attacker move that shuts every defender in at once (an encirclement anywhere on the
+ * board), or MOVE_NONE (the attackers to move). Moves that close the ring only by capturing the
+ * men who keep it open are not looked for.
+ */
+move_t threat_encircle_in_one(const struct position *p);
+
+/*
  * Returns any attacker move that wins at once, or MOVE_NONE (the attackers to move): the fast
- * test, then, where the variant has encirclement or the immobile king, every other move.
+ * tests, then, where the variant has encirclement or the immobile king, every other move.
  */
 move_t threat_attackers_win_in_one(const struct position *p);
 
+/* Returns an attacker move that wins at once by the fast tests (attackers to move). */
+static inline move_t threat_attackers_in_one(const struct position *p) {
+    move_t m = threat_king_capture_in_one(p);
+    return m ? m : threat_encircle_in_one(p);
+}
+
 /* Returns the immediate winning move of the side to move, if the fast tests find one. */
 static inline move_t threat_win_in_one(const struct position *p) {
-    return p->side == SIDE_DEFENDERS ? threat_escape_in_one(p) : threat_king_capture_in_one(p);
+    return p->side == SIDE_DEFENDERS ? threat_escape_in_one(p) : threat_attackers_in_one(p);
 }
 
 /* Tells whether the side not to move threatens to win on its next move (the fast tests). */
@@ -83,7 +107,7 @@ static inline bool threat_against(const struct position *p) {
     struct position q = *p;
     q.side = (uint8_t)!p->side;
     return p->side == SIDE_ATTACKERS ? threat_escape_in_one(&q) != MOVE_NONE
-                                     : threat_king_capture_in_one(&q) != MOVE_NONE;
+                                     : threat_attackers_in_one(&q) != MOVE_NONE;
 }
 
 #endif

@@ -287,6 +287,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
                     move_score < (1 << 20))
                     r = 1 + (searched >= 12) + (depth >= 8);
+                /* nor a move that threatens to win next move (it opens a king's escape line,
+                   or sets up a capture of the king or a closing of the ring beside him) */
+                if (r > 0 && threat_against(&child)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 score = -search_node(t, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false,
                                      true);

@@ -11,20 +11,24 @@
  * captures, encirclements and immobile kings come up; the test checks that each kind of square was
  * seen. Set HNEFI_QUICK for a reduced run (sanitizer builds).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "engine/threats.h"
 #include "engine/variant.h"
 #include "search/eval.h"
 
 enum { FP_MAX_PLIES = 250 };
 
-/* What the king-spot check saw, over all positions. */
+/* What the king-spot and encirclement checks saw, over all positions. */
 struct fp_stats {
     long positions, spots, captures, maybe, won_maybe, silent;
+    long rings, ring_wins; /* ring positions checked, and those with an encirclement in one */
 };
 
 /* Advances the splitmix64 state and returns the next pseudo-random number. */
@@ -148,6 +152,74 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
     st->silent += bb_popcount(reached & ~(captures | maybe) & ~won);
 }
 
+/* Checks threat_encircle_in_one in p (attackers to move) against making every attacker move:
+   a move it finds wins, and where a move encircles without capturing, it finds one. */
+static void check_encircle(const struct position *p, struct fp_stats *st) {
+    move_t found = threat_encircle_in_one(p), moves[MAX_MOVES];
+    bool exists = false;
+    int n = gen_moves(p, moves);
+    for (int i = 0; i < n && !exists; i++) {
+        struct position after;
+        bb_t caught = pos_make(&after, p, moves[i]);
+        exists = !caught && after.result == RESULT_ATTACKERS && after.reason == END_ENCIRCLED;
+    }
+    if (found) {
+        struct position after;
+        pos_make(&after, p, found);
+        CHECK(after.result == RESULT_ATTACKERS);
+    }
+    if (!check_record(!exists || found, __FILE__, __LINE__, "an encirclement in one is missed")) {
+        char fen[FEN_MAX];
+        fen_write(p, fen);
+        fprintf(stderr, "    %s %s\n", p->v->name, fen);
+    }
+    st->rings++;
+    st->ring_wins += exists;
+}
+
+/* Builds positions of a ring of attackers around defenders, with gaps and loose attackers, and
+   checks the encirclement test in each. */
+static void check_rings(const struct variant *v, int count, uint64_t seed, struct fp_stats *st) {
+    int n = v->size;
+    uint64_t rng = seed;
+    for (int i = 0; i < count; i++) {
+        struct position p = {0};
+        p.v = v;
+        p.side = SIDE_ATTACKERS;
+        int r0 = 2 + (int)(fp_rand(&rng) % (uint64_t)(n - 5)),
+            c0 = 2 + (int)(fp_rand(&rng) % (uint64_t)(n - 5));
+        int r1 = r0 + (int)(fp_rand(&rng) % (uint64_t)(n - 2 - r0)),
+            c1 = c0 + (int)(fp_rand(&rng) % (uint64_t)(n - 2 - c0));
+        bool cut = fp_rand(&rng) % 2; /* leave the ring's corners out: a diagonal closes too */
+        for (int r = r0 - 1; r <= r1 + 1; r++)
+            for (int c = c0 - 1; c <= c1 + 1; c++) {
+                bool border = r == r0 - 1 || r == r1 + 1 || c == c0 - 1 || c == c1 + 1;
+                bool corner = (r == r0 - 1 || r == r1 + 1) && (c == c0 - 1 || c == c1 + 1);
+                if (border && !(cut && corner)) p.att |= bb_sq(r * n + c);
+            }
+        for (int gaps = (int)(fp_rand(&rng) % 3); gaps > 0; gaps--) {
+            bb_t a = p.att;
+            for (int k = (int)(fp_rand(&rng) % (uint64_t)bb_popcount(a)); k > 0; k--) a &= a - 1;
+            p.att &= ~bb_sq(bb_lsb(a));
+        }
+        for (int r = r0; r <= r1; r++)
+            for (int c = c0; c <= c1; c++)
+                if (fp_rand(&rng) % 3 == 0) p.def |= bb_sq(r * n + c);
+        int k = (r0 + (int)(fp_rand(&rng) % (uint64_t)(r1 - r0 + 1))) * n + c0 +
+                (int)(fp_rand(&rng) % (uint64_t)(c1 - c0 + 1));
+        p.def &= ~bb_sq(k);
+        p.king = bb_sq(k);
+        p.king_sq = (int8_t)k;
+        for (int extra = 2 + (int)(fp_rand(&rng) % 5); extra > 0; extra--)
+            p.att |= bb_sq((int)(fp_rand(&rng) % (uint64_t)(n * n)));
+        p.att &= ~(p.def | p.king | v->men_forbidden);
+        p.def &= ~v->men_forbidden;
+        p.key = pos_compute_key(&p);
+        pos_classify_loaded(&p);
+        if (p.result == RESULT_NONE) check_encircle(&p, st);
+    }
+}
+
 /* The corner terms written plainly: square by square, the king's region by a search. */
 static int plain_corner_terms(const struct position *p, const struct eval_weights *w) {
     const struct bb_geom *g = &p->v->g;
@@ -242,6 +314,7 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
             CHECK_EQ_INT(eval_position(&p, &eval_default_weights),
                          plain_eval(&p, &eval_default_weights));
             if (p.side == SIDE_ATTACKERS) check_king_spots(&p, st);
+            if (p.side == SIDE_ATTACKERS && v->encirclement) check_encircle(&p, st);
             move_t moves[MAX_MOVES];
             int n = gen_moves(&p, moves);
             if (n == 0) break;
@@ -274,13 +347,17 @@ int main(void) {
         for (int k = 1; k < 7; k += 2)
             CHECK(variant_set_option(&v, fp_altered[i][k], fp_altered[i][k + 1], err, sizeof err));
         run_variant(&v, quick ? 20 : 150, 0xa17e0000u + (uint64_t)i, &st);
+        if (v.encirclement) check_rings(&v, quick ? 2000 : 20000, 0x41e90000u + (uint64_t)i, &st);
     }
+    check_rings(variant_by_name("copenhagen"), quick ? 2000 : 20000, 0x41e9c0u, &st);
     printf("%ld positions; squares beside the king reached: %ld (%ld captures, %ld maybe of "
-           "which %ld won, %ld no win)\n",
-           st.positions, st.spots, st.captures, st.maybe, st.won_maybe, st.silent);
+           "which %ld won, %ld no win); encirclement tests %ld (%ld with one in one move)\n",
+           st.positions, st.spots, st.captures, st.maybe, st.won_maybe, st.silent, st.rings,
+           st.ring_wins);
     /* the random games must have exercised every kind of square */
     CHECK(st.captures > 0);
     CHECK(st.won_maybe > 0);
     CHECK(st.silent > 0);
+    CHECK(st.ring_wins > 100 && st.ring_wins < st.rings / 2);
     return check_done();
 }
