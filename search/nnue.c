@@ -230,59 +230,75 @@ static void add_plane(const struct nnue_net *net, int16_t *acc, enum piece pk, b
     while (b) add_column(net, acc, nnue_input(squares, pk, bb_pop(&b)), 1);
 }
 
+/* Computes the king's reach in p. */
+void nnue_reach_of(const struct position *p, struct nnue_reach *r) {
+    struct king_reach k;
+    threat_king_reach(p, &k);
+    int two = bb_popcount(k.two_escapes);
+    r->one = k.one;
+    r->bucket = two < NNUE_REACH_BUCKETS ? two : NNUE_REACH_BUCKETS - 1;
+}
+
+/* Writes the king's reach inputs of p (architecture 2) into out; returns their number. */
+int nnue_king_inputs(const struct position *p, int *out) {
+    int squares = p->v->size * p->v->size, n = 0;
+    struct nnue_reach r;
+    nnue_reach_of(p, &r);
+    for (bb_t b = r.one; b;) out[n++] = NNUE_PLANES * squares + bb_pop(&b);
+    out[n++] = (NNUE_PLANES + 1) * squares + r.bucket;
+    return n;
+}
+
+/* Adds (sign 1) or subtracts (sign -1) the reach columns of the squares of b and of a bucket. */
+static void add_reach(const struct nnue_net *net, int16_t *acc, bb_t b, int bucket, int sign) {
+    int squares = net->size * net->size;
+    while (b) add_column(net, acc, NNUE_PLANES * squares + bb_pop(&b), sign);
+    if (bucket >= 0) add_column(net, acc, (NNUE_PLANES + 1) * squares + bucket, sign);
+}
+
 /* Computes the accumulator of p from scratch. */
 void nnue_refresh(const struct nnue_net *net, const struct position *p, struct nnue_acc *acc) {
     memcpy(acc->v, net->b1, (size_t)net->hidden * sizeof(int16_t));
     add_plane(net, acc->v, PIECE_ATTACKER, p->att);
     add_plane(net, acc->v, PIECE_DEFENDER, p->def);
     add_plane(net, acc->v, PIECE_KING, p->king);
+    if (net->arch == NNUE_ARCH_KING_REACH) {
+        struct nnue_reach r;
+        nnue_reach_of(p, &r);
+        add_reach(net, acc->v, r.one, r.bucket, 1);
+    }
 }
 
 /* Computes the accumulator after a move from the parent's (see nnue.h). */
 void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, struct nnue_acc *acc,
-                 enum piece pk, int from, int to, enum piece victim, bb_t caught) {
+                 enum piece pk, int from, int to, enum piece victim, bb_t caught,
+                 const struct nnue_reach *before, const struct nnue_reach *after) {
     int squares = net->size * net->size, h = net->hidden;
-    const int16_t *wf = net->w1 + (size_t)nnue_input(squares, pk, from) * h;
-    const int16_t *wt = net->w1 + (size_t)nnue_input(squares, pk, to) * h;
-    /* one pass for the moved piece, then one per captured man (rare) */
-    for (int j = 0; j < h; j++) acc->v[j] = (int16_t)(parent->v[j] - wf[j] + wt[j]);
-    while (caught) add_column(net, acc->v, nnue_input(squares, victim, bb_pop(&caught)), -1);
-}
-
-/* Writes the king's reach inputs of p (architecture 2) into out; returns their number. */
-int nnue_king_inputs(const struct position *p, int *out) {
-    int squares = p->v->size * p->v->size, n = 0;
-    struct king_reach k;
-    threat_king_reach(p, &k);
-    for (bb_t b = k.one; b;) out[n++] = NNUE_PLANES * squares + bb_pop(&b);
-    int two = bb_popcount(k.two_escapes);
-    out[n++] =
-        (NNUE_PLANES + 1) * squares + (two < NNUE_REACH_BUCKETS ? two : NNUE_REACH_BUCKETS - 1);
-    return n;
-}
-
-/* Gathers the king's reach columns of p for net (none in architecture 1); returns their number. */
-static int dynamic_columns(const struct nnue_net *net, const struct position *p,
-                           const int16_t **cols) {
-    if (net->arch != NNUE_ARCH_KING_REACH) return 0;
-    int in[NNUE_MAX_DYNAMIC];
-    int n = nnue_king_inputs(p, in);
-    for (int i = 0; i < n; i++) cols[i] = net->w1 + (size_t)in[i] * net->hidden;
-    return n;
+    if (pk == PIECE_NONE) {
+        memmove(acc->v, parent->v, (size_t)h * sizeof(int16_t));
+    } else {
+        const int16_t *wf = net->w1 + (size_t)nnue_input(squares, pk, from) * h;
+        const int16_t *wt = net->w1 + (size_t)nnue_input(squares, pk, to) * h;
+        /* one pass for the moved piece, then one per captured man (rare) */
+        for (int j = 0; j < h; j++) acc->v[j] = (int16_t)(parent->v[j] - wf[j] + wt[j]);
+        while (caught) add_column(net, acc->v, nnue_input(squares, victim, bb_pop(&caught)), -1);
+    }
+    if (net->arch == NNUE_ARCH_KING_REACH) {
+        /* only the squares that came into or left the king's reach */
+        bool same_bucket = before->bucket == after->bucket;
+        add_reach(net, acc->v, before->one & ~after->one, same_bucket ? -1 : before->bucket, -1);
+        add_reach(net, acc->v, after->one & ~before->one, same_bucket ? -1 : after->bucket, 1);
+    }
 }
 
 /*
- * Returns the output sum of the hidden layer for one head, in plain C: each neuron is the
- * accumulator plus the dynamic columns, exactly. The sum wraps modulo 2^32 as the vector adds
- * do, so any order of adding gives the same bits.
+ * Returns the output sum of the hidden layer for one head, in plain C. The sum wraps modulo 2^32
+ * as the vector adds do, so any order of adding gives the same bits.
  */
-static int32_t dot_portable(const int16_t *acc, const int16_t *const *cols, int ncols,
-                            const int16_t *w2, int h) {
+static int32_t dot_portable(const int16_t *acc, const int16_t *w2, int h) {
     uint32_t sum = 0;
     for (int j = 0; j < h; j++) {
-        int32_t v = acc[j];
-        for (int c = 0; c < ncols; c++) v += cols[c][j];
-        v = v < 0 ? 0 : v > NNUE_QA ? NNUE_QA : v;
+        int32_t v = acc[j] < 0 ? 0 : acc[j] > NNUE_QA ? NNUE_QA : acc[j];
         sum += (uint32_t)((int32_t)(int16_t)(v * w2[j]) * v);
     }
     return (int32_t)sum;
@@ -290,14 +306,11 @@ static int32_t dot_portable(const int16_t *acc, const int16_t *const *cols, int 
 
 #if defined(__AVX2__)
 /* Returns the output sum of the hidden layer for one head, with AVX2 (the same integers). */
-static int32_t dot_avx2(const int16_t *acc, const int16_t *const *cols, int ncols,
-                        const int16_t *w2, int h) {
+static int32_t dot_avx2(const int16_t *acc, const int16_t *w2, int h) {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i sum = _mm256_setzero_si256();
     for (int j = 0; j < h; j += 16) {
         __m256i v = _mm256_load_si256((const __m256i *)(acc + j));
-        for (int c = 0; c < ncols; c++)
-            v = _mm256_adds_epi16(v, _mm256_loadu_si256((const __m256i *)(cols[c] + j)));
         v = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa);
         __m256i w = _mm256_loadu_si256((const __m256i *)(w2 + j));
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
@@ -315,24 +328,18 @@ static int finish(const struct nnue_net *net, int32_t sum, int side) {
     return (int)(out * net->scale / (NNUE_QA * NNUE_QB));
 }
 
-/* Evaluates position p with accumulator acc for its side to move (the fastest path built in). */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc,
-                  const struct position *p) {
-    const int16_t *cols[NNUE_MAX_DYNAMIC];
-    int ncols = dynamic_columns(net, p, cols);
-    const int16_t *w2 = net->w2 + (size_t)p->side * net->hidden;
+/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
+    const int16_t *w2 = net->w2 + (size_t)side * net->hidden;
 #if defined(__AVX2__)
-    return finish(net, dot_avx2(acc->v, cols, ncols, w2, net->hidden), p->side);
+    return finish(net, dot_avx2(acc->v, w2, net->hidden), side);
 #else
-    return finish(net, dot_portable(acc->v, cols, ncols, w2, net->hidden), p->side);
+    return finish(net, dot_portable(acc->v, w2, net->hidden), side);
 #endif
 }
 
 /* The same with plain C arithmetic only. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc,
-                           const struct position *p) {
-    const int16_t *cols[NNUE_MAX_DYNAMIC];
-    int ncols = dynamic_columns(net, p, cols);
-    const int16_t *w2 = net->w2 + (size_t)p->side * net->hidden;
-    return finish(net, dot_portable(acc->v, cols, ncols, w2, net->hidden), p->side);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
+    return finish(net, dot_portable(acc->v, net->w2 + (size_t)side * net->hidden, net->hidden),
+                  side);
 }

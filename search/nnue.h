@@ -8,9 +8,8 @@
  *            the king's reach: a fourth plane of the squares the king can move to, and 4
  *            inputs for how many escape squares he reaches in two moves (0, 1, 2, 3 or more)
  *   hidden   H neurons (a multiple of 32, at most NNUE_MAX_HIDDEN): acc = b1 + the columns of
- *            W1 of the set piece inputs, kept as int16 in an accumulator that a move updates by
- *            the moved piece and its captures only; the king's reach is added at each
- *            evaluation (it changes whenever a piece moves into or out of his lines)
+ *            W1 of the set inputs, kept as int16 in an accumulator that a move updates by the
+ *            moved piece, its captures, and the squares that came into or left the king's reach
  *   output   one head per side to move (the sides are not alike): out = b2[s] + the sum over
  *            the hidden neurons of crelu(acc)^2 * W2[s], crelu clamping to [0, QA]
  *   score    out * scale, in centi-men for the side to move
@@ -18,10 +17,8 @@
  * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 64 with |W2| <=
  * 127 so that v * W2 (v <= 255) fits in int16, b2 int32 at scale QA * QB. The dot product
  * sum(v * (v * W2)) then fits in int32 whatever the position, and integer sums do not depend on
- * their order, so the AVX2 path and the portable path give the same bits. The king's reach
- * (at most 21 columns) is added with saturating 16-bit adds in the AVX2 path and exactly in the
- * portable one: with the bounds below, a sum that saturates can never come back into [0, QA],
- * so both clamp to the same value. A loaded network is
+ * their order, so the AVX2 path and the portable path give the same bits. The bounds on W1 and
+ * b1 keep the accumulator within int16 for up to 48 pieces and 21 reach inputs. A loaded network is
  * refused, with the reason, when its header, size, checksum or weight bounds are wrong.
  */
 #ifndef HNEFI_SEARCH_NNUE_H
@@ -37,14 +34,14 @@ enum {
     NNUE_PLANES = 3,        /* the piece planes, kept in the accumulator */
     NNUE_REACH_BUCKETS = 4, /* escapes in two: 0, 1, 2, 3 or more */
     NNUE_MAX_INPUTS = (NNUE_PLANES + 1) * BB_MAX_SQUARES + NNUE_REACH_BUCKETS,
-    NNUE_MAX_DYNAMIC = 2 * (BB_MAX_SIZE - 1) + 1, /* the king's reach inputs set at once */
+    NNUE_MAX_REACH = 2 * (BB_MAX_SIZE - 1) + 1, /* the king's reach inputs set at once */
     NNUE_MAX_HIDDEN = 1024,
     NNUE_HEADS = SIDE_NB,
     NNUE_QA = 255,
-    NNUE_QB = 64,
+    NNUE_QB = 256,
     NNUE_W2_MAX = 127,  /* |W2| bound that keeps v * W2 in int16 */
-    NNUE_W1_MAX = 512,  /* |W1| bound: 48 pieces cannot overflow the int16 accumulator */
-    NNUE_B1_MAX = 8000, /* |b1| bound, likewise */
+    NNUE_W1_MAX = 400,  /* |W1| bound: 48 pieces and 21 reach inputs cannot overflow int16 */
+    NNUE_B1_MAX = 5000, /* |b1| bound, likewise */
     NNUE_HEADER = 128,  /* bytes of the file header */
     NNUE_VERSION = 1,
     NNUE_ARCH_PIECES = 1,     /* the piece planes only */
@@ -104,8 +101,17 @@ static inline int nnue_inputs_of(int arch, int squares) {
                                         : NNUE_PLANES * squares;
 }
 
+/* The king's reach in a position: the squares he can move to, his escapes-in-two bucket. */
+struct nnue_reach {
+    bb_t one;
+    int bucket; /* how many escapes he reaches in two moves, not one, at most 3 */
+};
+
+/* Computes the king's reach in p. */
+void nnue_reach_of(const struct position *p, struct nnue_reach *r);
+
 /*
- * Writes the king's reach inputs of p (architecture 2) into out (room for NNUE_MAX_DYNAMIC);
+ * Writes the king's reach inputs of p (architecture 2) into out (room for NNUE_MAX_REACH);
  * returns their number.
  */
 int nnue_king_inputs(const struct position *p, int *out);
@@ -115,20 +121,19 @@ void nnue_refresh(const struct nnue_net *net, const struct position *p, struct n
 
 /*
  * Computes the accumulator after a move from the parent's: the piece of kind pk moved from
- * `from` to `to`, and the enemy men of kind victim on the squares of `caught` were taken.
+ * `from` to `to`, the enemy men of kind victim on the squares of `caught` were taken, and the
+ * king's reach went from *before to *after (read only in architecture 2). pk PIECE_NONE is a
+ * pass: the pieces stay.
  */
 void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, struct nnue_acc *acc,
-                 enum piece pk, int from, int to, enum piece victim, bb_t caught);
+                 enum piece pk, int from, int to, enum piece victim, bb_t caught,
+                 const struct nnue_reach *before, const struct nnue_reach *after);
 
-/*
- * Evaluates position p, whose accumulator is acc, for its side to move, in centi-men (the
- * fastest path built in).
- */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, const struct position *p);
+/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side);
 
 /* The same with plain C arithmetic only; gives the same result as nnue_evaluate, bit for bit. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc,
-                           const struct position *p);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side);
 
 /* Returns the built-in network for variant v, or NULL when it has none. */
 const struct nnue_net *nnue_builtin(const struct variant *v);

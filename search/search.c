@@ -32,11 +32,12 @@ struct thread {
        nearest computed one by the moves in between */
     struct nnue_acc acc[SEARCH_MAX_PLY + 1];
     struct acc_step {
-        bool done; /* acc[ply] is computed */
-        uint8_t pk,
-            victim; /* enum piece: the moved piece (PIECE_NONE: a null move), the men taken */
+        bool done;          /* acc[ply] and reach are computed */
+        uint8_t pk, victim; /* enum piece: the piece moved (PIECE_NONE: a pass), men taken */
         uint8_t from, to;
         bb_t caught;
+        const struct position *pos; /* the ply's position (alive while it is on the path) */
+        struct nnue_reach reach;    /* the king's reach in it, once computed */
     } steps[SEARCH_MAX_PLY + 1];
     move_t pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
     int pv_len[SEARCH_MAX_PLY];
@@ -109,12 +110,13 @@ static bool is_repetition(const struct thread *t) {
     return false;
 }
 
-/* Notes the move m (with its captures) that leads from ply's position p to the next ply. */
+/* Notes the move m (with its captures) that leads from ply's position p to child, the next ply. */
 static inline void acc_push(struct thread *t, const struct position *p, move_t m, bb_t caught,
-                            int ply) {
+                            const struct position *child, int ply) {
     struct acc_step *st = &t->steps[ply + 1];
     int from = move_from(m);
     st->done = false;
+    st->pos = child;
     st->pk = p->side == SIDE_ATTACKERS ? PIECE_ATTACKER
              : from == p->king_sq      ? PIECE_KING
                                        : PIECE_DEFENDER;
@@ -132,15 +134,13 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
     int k = ply;
     while (!t->steps[k].done) k--; /* the root is always computed */
     for (k++; k <= ply; k++) {
-        const struct acc_step *st = &t->steps[k];
-        if (st->pk == PIECE_NONE)
-            t->acc[k] = t->acc[k - 1];
-        else
-            nnue_update(net, &t->acc[k - 1], &t->acc[k], st->pk, st->from, st->to, st->victim,
-                        st->caught);
-        t->steps[k].done = true;
+        struct acc_step *st = &t->steps[k];
+        if (net->arch == NNUE_ARCH_KING_REACH) nnue_reach_of(st->pos, &st->reach);
+        nnue_update(net, &t->acc[k - 1], &t->acc[k], st->pk, st->from, st->to, st->victim,
+                    st->caught, &t->steps[k - 1].reach, &st->reach);
+        st->done = true;
     }
-    return nnue_evaluate(net, &t->acc[ply], p);
+    return nnue_evaluate(net, &t->acc[ply], p->side);
 }
 
 /* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */
@@ -164,7 +164,7 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     for (int i = 0; i < n; i++) {
         bb_t caught = pos_make(&child, p, moves[i]);
         t->nodes++;
-        if (t->s->opt.net) acc_push(t, p, moves[i], caught, ply);
+        if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
@@ -237,6 +237,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         t->keys[t->nkeys++] = null.key;
         t->steps[ply + 1].done = false;
         t->steps[ply + 1].pk = PIECE_NONE;
+        t->steps[ply + 1].pos = &null;
         int sc = -search_node(t, &null, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
         t->nkeys--;
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
@@ -262,7 +263,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         }
         bb_t caught = pos_make(&child, p, m);
         t->nodes++;
-        if (s->opt.net) acc_push(t, p, m, caught, ply);
+        if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
         int floor = t->rep_floor;
@@ -560,7 +561,10 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
         memcpy(t->root_moves, root_moves, (size_t)nroot * sizeof(move_t));
         t->nkeys = t->rep_floor = 0;
         for (int j = first; j <= game->n; j++) t->keys[t->nkeys++] = game->pos[j].key;
-        if (s->opt.net) nnue_refresh(s->opt.net, root, &t->acc[0]);
+        if (s->opt.net) {
+            nnue_refresh(s->opt.net, root, &t->acc[0]);
+            nnue_reach_of(root, &t->steps[0].reach);
+        }
         t->steps[0].done = true;
         t->best_move = nroot ? root_moves[0] : MOVE_NONE;
         t->best_score = 0;

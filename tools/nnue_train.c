@@ -157,7 +157,7 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
     const struct position *p = &dp->pos;
     int pieces = bb_popcount(p->att | p->def | p->king);
     if (!grow((void **)&d->pos, &d->cap, d->n + 1, sizeof *d->pos) ||
-        !grow((void **)&d->feat, &d->featcap, d->nfeat + (size_t)pieces + NNUE_MAX_DYNAMIC,
+        !grow((void **)&d->feat, &d->featcap, d->nfeat + (size_t)pieces + NNUE_MAX_REACH,
               sizeof *d->feat)) {
         d->oom = true;
         return false;
@@ -176,7 +176,7 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
     add_inputs(d, PIECE_ATTACKER, p->att);
     add_inputs(d, PIECE_DEFENDER, p->def);
     add_inputs(d, PIECE_KING, p->king);
-    int dyn[NNUE_MAX_DYNAMIC];
+    int dyn[NNUE_MAX_REACH];
     int ndyn = nnue_king_inputs(p, dyn);
     for (int i = 0; i < ndyn; i++) d->feat[d->nfeat++] = (uint16_t)dyn[i];
     t->ndyn = (uint8_t)ndyn;
@@ -434,7 +434,7 @@ static double quant_error(const struct train_data *d, const struct model *m,
             if (plane == 2) p.king_sq = (int8_t)sq;
         }
         nnue_refresh(net, &p, qacc);
-        int q = nnue_evaluate(net, qacc, &p);
+        int q = nnue_evaluate(net, qacc, p.side);
         int nf = t->nfeat + (net->arch == NNUE_ARCH_KING_REACH ? t->ndyn : 0);
         double fl = forward(m, f, nf, t->side, acc) * (double)net->scale;
         sum += fabs(q - fl);
