@@ -151,20 +151,27 @@ static void test_determinism(void) {
     match_status_free(&b);
 }
 
-/* An external engine player: the fake engine with a script. */
+/*
+ * An external engine player: the fake engine with a script. An engine that answers is taken as
+ * soon as it is ready; the start-up limit only ends the wait for one that never answers, so it is
+ * a minute: a sanitizer build of `hnefi uci` on a loaded machine needs seconds for its uciok.
+ */
 static void fake_player(struct player_spec *p, struct uci_engine *e, const char *name,
                         const char *cmd) {
     memset(e, 0, sizeof *e);
     e->cmd = cmd;
-    e->startup_ms = 1500;
+    e->startup_ms = 60000;
     player_spec_search(p, name);
     p->create = uci_player_create;
     p->ext = e;
 }
 
-/* Runs alpha (in-process) against a scripted fake engine; returns match_run's result. */
+/*
+ * Runs alpha (in-process) against a scripted fake engine; returns match_run's result. A positive
+ * startup_ms replaces the fake's start-up limit (for an engine that never finishes its handshake).
+ */
 static int against_fake(const char *script, int64_t games, struct time_control *tc,
-                        struct match_status *st, char *err, size_t errlen) {
+                        int64_t startup_ms, struct match_status *st, char *err, size_t errlen) {
     struct match_config c;
     struct player_spec p[2];
     struct uci_engine e;
@@ -172,6 +179,7 @@ static int against_fake(const char *script, int64_t games, struct time_control *
     snprintf(cmd, sizeof cmd, "%s %s", FAKE_ENGINE, script);
     two_players(&c, p, 300, 300, games);
     fake_player(&p[1], &e, "fake", cmd);
+    if (startup_ms > 0) e.startup_ms = startup_ms;
     if (tc) p[1].tc = *tc;
     c.adj.time_margin_ms = 20;
     return match_run(&c, st, err, errlen);
@@ -190,38 +198,41 @@ static void test_faulty_engines(void) {
         illegal = match_end_slot(GAME_END_ILLEGAL, 0),
         timeout = match_end_slot(GAME_END_TIMEOUT, 0);
     /* a sound fake engine plays out its games */
-    CHECK(against_fake("", 2, NULL, &st, err, sizeof err) == 0);
+    CHECK(against_fake("", 2, NULL, 0, &st, err, sizeof err) == 0);
     check_books(&st, 2);
     CHECK_EQ_INT(st.ends[crash] + st.ends[hang] + st.ends[illegal], 0);
     match_status_free(&st);
     /* crashes on its third move of every process: restarted for each game */
-    CHECK(against_fake("--crash-after 2", 4, NULL, &st, err, sizeof err) == 0);
+    CHECK(against_fake("--crash-after 2", 4, NULL, 0, &st, err, sizeof err) == 0);
     check_books(&st, 4);
     CHECK_EQ_INT(st.ends[crash], 4);
     CHECK_EQ_INT(alpha_wins(&st), 4);
     match_status_free(&st);
-    /* hangs after its first move (a move time of 30 ms, deadline 1 s past it) */
+    /* never answers a go (a move time of 30 ms, deadline 1 s past it); it hangs on its first
+       move, so no answer of it has to beat a clock on a loaded machine */
     struct time_control tc = {.kind = TC_MOVETIME, .movetime_ms = 30};
-    CHECK(against_fake("--hang-after 1", 2, &tc, &st, err, sizeof err) == 0);
+    CHECK(against_fake("--hang-after 0", 2, &tc, 0, &st, err, sizeof err) == 0);
     check_books(&st, 2);
     CHECK_EQ_INT(st.ends[hang], 2);
     CHECK_EQ_INT(alpha_wins(&st), 2);
     match_status_free(&st);
-    /* too slow for its move time, but answering: a loss on time */
-    CHECK(against_fake("--slow 200", 2, &tc, &st, err, sizeof err) == 0);
+    /* too slow for its move time (200 ms against 30 + 20), but answering well before the hang
+       deadline (1050 ms): a loss on time */
+    CHECK(against_fake("--slow 200", 2, &tc, 0, &st, err, sizeof err) == 0);
     CHECK_EQ_INT(st.ends[timeout], 2);
     match_status_free(&st);
     /* an illegal move, an unreadable move, no move */
     static const char *const bad[] = {"--illegal-after 2", "--garbage-after 0", "--none-after 1"};
     for (int i = 0; i < 3; i++) {
-        CHECK(against_fake(bad[i], 2, NULL, &st, err, sizeof err) == 0);
+        CHECK(against_fake(bad[i], 2, NULL, 0, &st, err, sizeof err) == 0);
         check_books(&st, 2);
         CHECK_EQ_INT(st.ends[illegal], 2);
         CHECK_EQ_INT(alpha_wins(&st), 2);
         match_status_free(&st);
     }
-    /* an engine that never starts stops the match before it begins, with a reason */
-    CHECK(against_fake("--no-uciok", 2, NULL, &st, err, sizeof err) != 0);
+    /* an engine that never starts stops the match before it begins, with a reason (it never
+       answers, so a short start-up limit cannot fail on a slow machine) */
+    CHECK(against_fake("--no-uciok", 2, NULL, 300, &st, err, sizeof err) != 0);
     CHECK(strstr(err, "fake cannot start") && strstr(err, "uciok"));
     match_status_free(&st);
 }
@@ -479,15 +490,19 @@ static void test_kill_and_resume(void) {
               "--player", "name=b", "lmr=off", "--records", recarg, (char *)NULL);
         _exit(127);
     }
-    /* wait until a few games are written, then kill at once */
-    int seen = 0;
-    for (int i = 0; i < 3000 && seen < 3; i++) {
+    /* wait until a few games are written (however long a loaded machine takes; the run ending
+       first is fine too), then kill at once */
+    int status;
+    bool ended = false;
+    for (int seen = 0; seen < 3 && !ended;) {
         sleep_ms(10);
         seen = records_in(rec);
+        ended = waitpid(pid, &status, WNOHANG) == pid;
     }
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
     int written = records_in(rec);
     CHECK(written >= 3);
     if (written >= games)
