@@ -866,14 +866,17 @@ void search_stop(struct search *s) {
     atomic_store(&s->stop, true);
 }
 
-/* Sets the soft and hard time limits from the limits and options. */
+/*
+ * Sets the soft and hard time limits from the limits and options. A fixed move time is used
+ * whole, as a GUI that gives one expects; the move overhead is kept back from clocks only.
+ */
 static void plan_time(struct search *s, int side) {
     const struct search_limits *l = &s->limits;
     int64_t overhead = s->opt.move_overhead_ms;
     s->soft_ms = s->hard_ms = 0;
     if (l->infinite) return;
     if (l->movetime_ms > 0) {
-        s->hard_ms = l->movetime_ms - overhead > 1 ? l->movetime_ms - overhead : 1;
+        s->hard_ms = l->movetime_ms;
         return;
     }
     if (l->time_ms[side] >= 0 && (l->time_ms[side] > 0 || l->inc_ms[side] > 0)) {

@@ -463,7 +463,7 @@ int cmd_otep(int argc, char **argv) {
                    "usage: hnefi otep [options]\n"
                    "Speaks the OpenTafl engine protocol on stdin/stdout (docs/protocol.md,\n"
                    "docs/opentafl-engine.ini). With a clock from the host the time is planned\n"
-                   "from it; otherwise:\n",
-                   NULL);
+                   "from it; without one, --movetime, --depth or --nodes say how long to think.\n",
+                   true, NULL);
     return rc >= 0 ? rc : proto_run(&cfg, 0, false, proto_otep_loop);
 }
