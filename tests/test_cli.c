@@ -87,7 +87,8 @@ int main(void) {
     bad("perft --variant chess 2", "unknown variant 'chess'");
     bad("perft --variant", "needs a value");
     bad("perft --fen 'x' 1", "--fen: FEN row 1");
-    bad("show --moves 'd1d3 zz'", "ply 2: move 'zz'");
+    bad("show --moves 'd1d3 zz'", "ply 2: move 'zz': does not start with a square like d1");
+    bad("show --moves 'd1'", "ply 1: move 'd1': a second square (like d3) must follow");
     bad("show --moves 'd1d3 d1d2'", "no piece on d1");
     bad("show --rule repetition=sometimes", "unknown value 'sometimes'");
     bad("show --rule nokey", "expected key=value");
