@@ -38,6 +38,15 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Checks that a command's help succeeds and does not mention word (an option it refuses). */
+static void help_lacks(const char *args, const char *word) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st == 0 && strstr(out, "usage: hnefi") && !strstr(out, word), __FILE__,
+                      __LINE__, args))
+        fprintf(stderr, "    status %d, '%s' in:\n%s\n", st, word, out);
+}
+
 /* Runs every command-line test. */
 int main(void) {
     ok("perft 3", "806344 nodes");
@@ -94,5 +103,12 @@ int main(void) {
     bad("show --rule nokey", "expected key=value");
     bad("show --rules 'dim:8 start:/'", "board size must be 7, 9 or 11");
     bad("show extra", "unknown argument 'extra'");
+    /* variant prints rules: a position given to it is refused, and its help does not offer one */
+    bad("variant --fen garbage --moves zz", "--fen does not apply");
+    bad("variant --moves zz", "--moves does not apply");
+    help_lacks("variant --help", "--fen");
+    help_lacks("variant --help", "--moves");
+    help_lacks("tune --help", "--fen");
+    help_lacks("tune --help", "--moves");
     return check_done();
 }

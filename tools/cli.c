@@ -9,12 +9,16 @@
 #include "engine/notation.h"
 #include "selfplay/zio.h"
 
-const char cli_game_usage[] =
-    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"
-    "  --rules S        an OpenTafl rules string instead of a named variant\n"
+#define CLI_RULES_USAGE                                                                            \
+    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \
+    "  --rules S        an OpenTafl rules string instead of a named variant\n"                     \
     "  --rule K=V       change one rule option (see docs/rules.md), repeatable\n"
-    "  --fen F          start from this position (rows top first, then a or d)\n"
-    "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
+
+const char cli_rules_usage[] = CLI_RULES_USAGE;
+
+const char cli_game_usage[] =
+    CLI_RULES_USAGE "  --fen F          start from this position (rows top first, then a or d)\n"
+                    "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
 
 /* Sets g to the default: Copenhagen from its start position. */
 void cli_game_init(struct cli_game *g) {

@@ -52,8 +52,8 @@ void cli_print_board(const struct position *p);
 /* Prints the board of p as a diagram with coordinates to out. */
 void cli_fprint_board(FILE *out, const struct position *p);
 
-/* The usage text of the game options. */
-extern const char cli_game_usage[];
+/* The usage text of the game options, and of the ones that choose the rules (no --fen, --moves). */
+extern const char cli_game_usage[], cli_rules_usage[];
 
 /* Each command: the rest of argv after the command name (argv[0] is the command). */
 int cmd_show(int argc, char **argv);

@@ -52,13 +52,11 @@ static const char games_usage[] =
     "  --min-plies N / --max-plies N\n"
     "  --game N         the tournament's game N (the line number for 4-field files)\n"
     "Game options (the variant to replay in; default: the one each record names, or\n"
-    "Copenhagen; the real-game files need --rule repetition=none):\n%.*s";
+    "Copenhagen; the real-game files need --rule repetition=none):\n%s";
 
 /* Prints the usage, with the game options that choose a variant (not --fen and --moves). */
 static void print_games_usage(void) {
-    const char *fen = strstr(cli_game_usage, "  --fen");
-    printf(games_usage, fen ? (int)(fen - cli_game_usage) : (int)strlen(cli_game_usage),
-           cli_game_usage);
+    printf(games_usage, cli_rules_usage);
 }
 
 /* Tells whether a record passes the filters. */

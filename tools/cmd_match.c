@@ -67,16 +67,15 @@ static const char match_usage[] =
     "  --no-sync          do not sync records to disk after each game\n"
     "  --progress         a progress line per game on stderr (default: only on a terminal)\n"
     "  --quiet            no progress\n"
-    "Game options:\n%.*s";
+    "Game options:\n%s";
 
-/* Prints the usage of the command (the game options up to --fen: games start at the start). */
+/* Prints the usage of the command (the rules options only: games start at the start). */
 static void print_usage(const char *cmd) {
-    const char *fen = strstr(cli_game_usage, "  --fen");
     printf(match_usage, cmd,
            strcmp(cmd, "selfplay") == 0
                ? "default: two in-process hnefi players, hnefi-a and hnefi-b"
                : "at least two",
-           fen ? (int)(fen - cli_game_usage) : (int)strlen(cli_game_usage), cli_game_usage);
+           cli_rules_usage);
 }
 
 /* Reads an on/off value. */

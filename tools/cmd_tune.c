@@ -53,8 +53,8 @@ static const char tune_usage[] =
     "  --limit N           use at most N positions (default 2000000)\n"
     "  --passes N          at most N passes of coordinate descent (default 20)\n"
     "  --out FILE          write the tuned weights there (default: standard output)\n"
-    "  --variant/--rules/--rule as for the other commands (the real-game files of tests/data\n"
-    "                      need --rule repetition=none)\n";
+    "The rules to replay the games in (default: the one each record names, or Copenhagen;\n"
+    "the real-game files of tests/data need --rule repetition=none):\n";
 
 /* Returns the index of a weight name of len bytes, or -1. */
 static int tune_weight_index(const char *name, size_t len) {
@@ -221,7 +221,7 @@ static bool tune_write(const struct tune_args *a) {
 static int tune_args_read(struct tune_args *a, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf("%s%s", tune_usage, cli_game_usage);
+            printf("%s%s", tune_usage, cli_rules_usage);
             return 0;
         }
         int r = cli_game_option(&a->g, argc, argv, &i);
