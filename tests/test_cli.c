@@ -2,6 +2,7 @@
  * Command-line tests: runs the real hnefi binary and checks its output and exit status for good
  * and bad arguments (every bad path must print an error naming the problem and exit non-zero).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,21 @@ int main(void) {
     bad("analyze --threads 0", "--threads '0'");
     bad("analyze --weights foo=1", "unknown evaluation weight 'foo'");
     bad("analyze --weights attacker=x", "expected name=integer");
+    bad("analyze --weights /nonexistent/w.txt", "cannot open /nonexistent/w.txt");
+    bad("analyze --weights", "needs a file");
+    char wfile[] = "/tmp/hnefi-cli-weights-XXXXXX", wargs[128];
+    int wfd = mkstemp(wfile);
+    if (CHECK(wfd >= 0)) {
+        CHECK(write(wfd, "tempo=10\nfoo=1\n", 16) == 16);
+        close(wfd);
+        snprintf(wargs, sizeof wargs, "analyze --depth 1 --weights %s", wfile);
+        bad(wargs, "unknown evaluation weight 'foo'"); /* the file is read, naming its fault */
+        wfd = open(wfile, O_WRONLY | O_TRUNC);
+        CHECK(write(wfd, "tempo=12\n", 9) == 9);
+        close(wfd);
+        ok(wargs, "bestmove");
+        unlink(wfile);
+    }
     bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write");
     bad("analyze --bogus", "unknown argument '--bogus'");
     bad("bench x", "bench depth 'x'");

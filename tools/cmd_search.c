@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "engine/notation.h"
@@ -105,12 +106,21 @@ int cmd_analyze(int argc, char **argv) {
             }
             svg = argv[++i];
         } else if (strcmp(a, "--weights") == 0) {
-            char err[160];
-            if (i + 1 >= argc || !eval_weights_parse(&opt.weights, argv[i + 1], err, sizeof err)) {
-                fprintf(stderr, "hnefi: --weights: %s\n", i + 1 < argc ? err : "needs a value");
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hnefi: option --weights needs a file or \"name=value ...\"\n");
                 return 2;
             }
-            i++;
+            const char *w = argv[++i];
+            char err[160];
+            /* a file (as match and tune read), or the pairs themselves if there is no such file */
+            if (strchr(w, '=') && access(w, F_OK) != 0) {
+                if (!eval_weights_parse(&opt.weights, w, err, sizeof err)) {
+                    fprintf(stderr, "hnefi: --weights: %s\n", err);
+                    return 2;
+                }
+            } else if (!cli_load_weights(&opt.weights, w, "hnefi: --weights")) {
+                return 2;
+            }
         } else if (strcmp(a, "--null-move") == 0) {
             opt.null_move = true;
         } else if (strcmp(a, "--no-lmr") == 0) {
@@ -126,7 +136,9 @@ int cmd_analyze(int argc, char **argv) {
                    "  --threads T      search threads (default 1)\n"
                    "  --hash MiB       transposition table size (default 64)\n"
                    "  --svg FILE       draw the position and the best line as numbered arrows\n"
-                   "  --weights \"name=value ...\"  evaluation weights (docs/search.md)\n"
+                   "  --weights FILE   evaluation weights: a file of name=value pairs (plain or\n"
+                   "                   zstd), or the pairs themselves: --weights \"edge_king=50 "
+                   "...\"\n"
                    "  --null-move      switch null-move pruning on (off by default)\n"
                    "  --no-lmr         switch late-move reductions off\n",
                    cli_game_usage);
