@@ -6,3 +6,5 @@ hnefi_test(test_rules ${T}/test_rules.c LABELS engine)
 hnefi_test(test_bitboard ${T}/test_bitboard.c LABELS engine)
 hnefi_test(test_notation ${T}/test_notation.c LABELS engine)
 hnefi_test(test_cli ${T}/test_cli.c LABELS engine)
+# SVG pictures of hnefi analyze (tools/svg.c).
+hnefi_test(test_svg ${CMAKE_CURRENT_SOURCE_DIR}/test_svg.c ${CMAKE_SOURCE_DIR}/tools/svg.c LABELS engine)

@@ -39,6 +39,14 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Checks that a command fails without printing unwanted (work it should not have started). */
+static void bad_without(const char *args, const char *unwanted) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st != 0 && st != -1 && !strstr(out, unwanted), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
 /* Checks that a command's help succeeds and does not mention word (an option it refuses). */
 static void help_lacks(const char *args, const char *word) {
     static char out[1 << 16];
@@ -87,7 +95,22 @@ int main(void) {
         ok(wargs, "bestmove");
         unlink(wfile);
     }
-    bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write");
+    /* an unwritable --svg is refused before the search (no board, no depth lines) */
+    bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write /nonexistent/dir/x.svg");
+    bad_without("analyze --svg /nonexistent/dir/x.svg --depth 1", "bestmove");
+    /* a finished game: the position is drawn with its result, and the command says so */
+    unlink("/tmp/hnefi-test-over.svg");
+    ok("analyze --fen '11/11/11/11/11/11/4aka4/11/5a5/11/11 a' --moves f3f4 --svg "
+       "/tmp/hnefi-test-over.svg",
+       "wrote /tmp/hnefi-test-over.svg");
+    FILE *over = fopen("/tmp/hnefi-test-over.svg", "r");
+    char svgtext[1 << 14] = "";
+    if (CHECK(over)) {
+        svgtext[fread(svgtext, 1, sizeof svgtext - 1, over)] = 0;
+        fclose(over);
+    }
+    CHECK(strstr(svgtext, "the game is over: attackers win") && strstr(svgtext, "</svg>"));
+    unlink("/tmp/hnefi-test-over.svg");
     bad("analyze --bogus", "unknown argument '--bogus'");
     bad("bench x", "bench depth 'x'");
     bad("bench 2 0", "bench threads '0'");

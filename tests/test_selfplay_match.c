@@ -619,6 +619,11 @@ static void test_command_lines(void) {
         if (!ok) fprintf(stderr, "  '%s' gave %d: %s", bad[i].args, rc, out);
         CHECK(ok);
     }
+    /* an unwritable report is refused before any game is played */
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 2 --tc nodes:50 --report /nonexistent/r.svg",
+             HNEFI_BINARY);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "cannot write /nonexistent/r.svg") && !strstr(out, "games counted"));
     /* a damaged record file is refused by games and by a tournament, and left alone */
     FILE *f = fopen(rec, "r+b");
     fseek(f, 30, SEEK_SET);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/notation.h"
 #include "selfplay/zio.h"
@@ -196,4 +197,17 @@ bool cli_load_weights(struct eval_weights *w, const char *path, const char *who)
         fprintf(stderr, "%s: file %s: %s\n", who, path, err);
     free(text);
     return ok;
+}
+
+/* Tells whether a file can be written at path; a file the check creates is removed again. */
+bool cli_check_writable(const char *path, const char *who) {
+    bool existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        return false;
+    }
+    fclose(f);
+    if (!existed) unlink(path);
+    return true;
 }

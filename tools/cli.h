@@ -46,6 +46,12 @@ bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *o
  */
 bool cli_load_weights(struct eval_weights *w, const char *path, const char *who);
 
+/*
+ * Tells whether a file can be written at path, before long work that ends by writing it; a file
+ * the check creates is removed again. Prints "<who>: cannot write <path>: <reason>" if not.
+ */
+bool cli_check_writable(const char *path, const char *who);
+
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);
 

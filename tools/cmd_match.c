@@ -549,6 +549,7 @@ static int run(struct match_args *a, int argc, char **argv) {
     }
     for (int i = 0; i < a->nplayers; i++)
         if (!a->tc_given[i]) a->players[i].tc = a->tc;
+    if (a->report && !cli_check_writable(a->report, "hnefi: --report")) return 1; /* not after */
     bool mpi = match_mpi_launched();
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
     if (!cli_game_finish(&a->g)) return 2;
