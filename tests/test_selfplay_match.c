@@ -571,7 +571,17 @@ static void test_command_lines(void) {
     CHECK(strstr(out, "[attackers:hnefi-b]") && strstr(out, "[round:1]") && strstr(out, "1. "));
     snprintf(cmd, sizeof cmd, "%s games convert %s --to text --result draw --min-plies 1000",
              HNEFI_BINARY, rec);
-    CHECK(run_command(cmd, out, sizeof out) == 0 && out[0] == '\0');
+    CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "none of the 4 games of ") &&
+          strstr(out, "passes the filters") && !strstr(out, ",Draw"));
+    /* a game that is not in the file is an error, naming the numbers there are (lines for the
+       4-field real-game files) */
+    snprintf(cmd, sizeof cmd,
+             "%s games list %s/copenhagen-games.csv.zst --rule repetition=none --game 99999",
+             HNEFI_BINARY, HNEFI_TEST_DATA);
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "its lines run from 1 to 1752"));
+    snprintf(cmd, sizeof cmd, "%s games convert %s --to otg --game 99", HNEFI_BINARY, rec);
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "--game 99") &&
+          strstr(out, "no such game (its game numbers run from 0 to 3)"));
     /* every command explains itself */
     static const char *const helps[] = {"selfplay --help", "match -h", "games --help"};
     for (int i = 0; i < 3; i++) {

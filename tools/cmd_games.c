@@ -33,6 +33,8 @@ struct games_args {
     char pname[SUMMARY_PLAYERS][PLAYER_NAME_MAX];
     int64_t pwdl[SUMMARY_PLAYERS][3];
     int64_t shown;
+    int64_t read, first_game, last_game; /* records read and the numbers --game can choose */
+    bool extended;                       /* the numbers are tournament game numbers */
 };
 
 static const char games_usage[] =
@@ -137,6 +139,11 @@ static void write_otg(FILE *out, const struct record *r, int64_t line) {
 /* Handles one record read from the file. */
 static bool on_record(const struct record *r, int64_t line, void *ctx) {
     struct games_args *a = ctx;
+    int64_t number = r->extended ? r->game : line;
+    if (a->read == 0 || number < a->first_game) a->first_game = number;
+    if (a->read == 0 || number > a->last_game) a->last_game = number;
+    a->extended |= r->extended;
+    a->read++;
     if (!wanted(a, r, line)) return true;
     a->shown++;
     if (a->action == ACT_LIST) {
@@ -353,6 +360,19 @@ static int games_run(struct games_args *a) {
     if (a->out != stdout && fclose(a->out) != 0) {
         fprintf(stderr, "hnefi games: cannot write %s\n", a->out_path);
         rc = 1;
+    }
+    if (rc == 0 && a->game >= 0 && a->shown == 0) {
+        if (a->read == 0)
+            fprintf(stderr, "hnefi games: --game %ld: %s holds no games\n", a->game, a->path);
+        else
+            fprintf(stderr,
+                    "hnefi games: --game %ld: %s has no such game (its %s run from %lld to %lld)\n",
+                    a->game, a->path, a->extended ? "game numbers" : "lines",
+                    (long long)a->first_game, (long long)a->last_game);
+        rc = 1;
+    } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY) {
+        fprintf(stderr, "hnefi games: none of the %lld games of %s passes the filters\n",
+                (long long)a->read, a->path);
     }
     if (rc == 0 && a->action == ACT_SUMMARY) print_summary(a);
     if (rc == 0 && a->action == ACT_CONVERT && a->out_path)
