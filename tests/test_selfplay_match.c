@@ -253,6 +253,25 @@ static int fakes(const char *script_a, const char *script_b, const struct adjudi
     return match_run(&c, st, err, errlen);
 }
 
+/*
+ * Two copies of one deterministic engine split every pair 1-1 (the same moves from the same
+ * opening, sides swapped): no information, so the SPRT never decides and the report says why
+ * rather than showing a zero-width interval.
+ */
+static void test_split_pairs(void) {
+    char cmd[1200], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s match --variant brandubh --games 40 --max-plies 60 --sprt elo0=0,elo1=5 --quiet "
+             "--player name=a cmd=%s --player name=b cmd=%s",
+             HNEFI_BINARY, FAKE_ENGINE, FAKE_ENGINE);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "40 of 40 games counted") && strstr(out, "0 0 20 0 0"));
+    CHECK(strstr(out, "every pair split 1-1, so the games carry no information yet"));
+    CHECK(strstr(out, "LLR 0.00") && strstr(out, "no decision: every pair split 1-1"));
+    if (!CHECK(!strstr(out, "accepted") && !strstr(out, "[+0.0, +0.0]")))
+        fprintf(stderr, "%s", out);
+}
+
 /* Resignation, agreed draws, and the ply limits end games as configured. */
 static void test_adjudication(void) {
     struct adjudication adj;
@@ -655,6 +674,7 @@ int main(void) {
     test_determinism();
     test_faulty_engines();
     test_adjudication();
+    test_split_pairs();
     test_sprt_stop();
     test_resume_checks();
     test_round_robin();

@@ -388,23 +388,55 @@ static void elo_text(double e, char *out, size_t len) {
         snprintf(out, len, "%sinf", e > 0 ? "+" : "-");
 }
 
+/*
+ * Writes an estimate's Elo and its interval ("+12.3 [-4.5, +29.0]"), or, when every pair scored
+ * the same, the Elo and why there is no interval.
+ */
+static void elo_interval_text(const struct stats_estimate *est, const int64_t penta[STATS_PENTA],
+                              char *out, size_t len) {
+    char elo[24], lo[24], hi[24];
+    elo_text(est->elo, elo, sizeof elo);
+    if (est->units == 0) {
+        snprintf(out, len, "%s, no pairs counted yet", elo);
+    } else if (!stats_penta_informative(penta)) {
+        snprintf(out, len,
+                 "%s, no interval: every pair split 1-1, so the games carry no information yet",
+                 elo);
+    } else if (!est->spread) {
+        static const char *const pair_text[STATS_PENTA] = {"0-2", "1/2-3/2", "1-1", "3/2-1/2",
+                                                           "2-0"};
+        int bin = 0;
+        while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
+        snprintf(out, len, "%s, no interval: every pair scored %s, so its error is unknown", elo,
+                 pair_text[bin]);
+    } else {
+        elo_text(est->elo_lo, lo, sizeof lo);
+        elo_text(est->elo_hi, hi, sizeof hi);
+        snprintf(out, len, "%s [%s, %s] (95%%)", elo, lo, hi);
+    }
+}
+
 /* Prints the live progress line (on a terminal it overwrites itself). */
 static void on_progress(const struct match_status *st, void *ctx) {
     struct match_args *a = ctx;
     if (a->quiet || !(a->tty || a->progress)) return;
     const struct match_encounter *e = &st->enc[0];
-    char elo[24], lo[24], hi[24], left[48] = "";
+    char elo[24], lo[24], hi[24], interval[64], left[48] = "";
     elo_text(e->est.elo, elo, sizeof elo);
     elo_text(e->est.elo_lo, lo, sizeof lo);
     elo_text(e->est.elo_hi, hi, sizeof hi);
+    if (e->est.spread)
+        snprintf(interval, sizeof interval, " [%s, %s]", lo, hi);
+    else
+        snprintf(interval, sizeof interval, " (no interval yet)");
     if (st->played > 0) {
         double secs = st->seconds * (double)(st->total - st->finished) / (double)st->played;
         snprintf(left, sizeof left, ", %s%d:%02d:%02d left", a->cfg.use_sprt ? "at most " : "",
                  (int)(secs / 3600), (int)fmod(secs / 60, 60), (int)fmod(secs, 60));
     }
-    fprintf(stderr, "%s%lld/%lld games, %s %.1f%%, Elo %s [%s, %s]", a->tty ? "\r" : "",
+    fprintf(stderr, "%s%lld/%lld games, %s %.1f%%, Elo %s%s", a->tty ? "\r" : "",
             (long long)st->finished, (long long)st->total, a->players[e->a].name,
-            100 * e->est.score, elo, lo, hi);
+            100 * e->est.score, elo, interval);
     if (st->use_sprt)
         fprintf(stderr, ", LLR %.2f [%.2f, %.2f]", e->llr, a->cfg.sprt.lower, a->cfg.sprt.upper);
     fprintf(stderr, "%s%s", left, a->tty ? "   " : "\n");
@@ -422,17 +454,14 @@ static void print_encounter(const struct match_args *a, const struct match_encou
     const char *na = a->players[e->a].name, *nb = a->players[e->b].name;
     int64_t w = e->wdl[0][0] + e->wdl[1][0], d = e->wdl[0][1] + e->wdl[1][1],
             l = e->wdl[0][2] + e->wdl[1][2];
-    char elo[24], lo[24], hi[24];
-    elo_text(e->est.elo, elo, sizeof elo);
-    elo_text(e->est.elo_lo, lo, sizeof lo);
-    elo_text(e->est.elo_hi, hi, sizeof hi);
+    char elo[160];
+    elo_interval_text(&e->est, e->penta, elo, sizeof elo);
     printf("%s vs %s: %lld games, %s +%lld =%lld -%lld (attacking +%lld =%lld -%lld, defending "
            "+%lld =%lld -%lld)\n",
            na, nb, (long long)(w + d + l), na, (long long)w, (long long)d, (long long)l,
            (long long)e->wdl[0][0], (long long)e->wdl[0][1], (long long)e->wdl[0][2],
            (long long)e->wdl[1][0], (long long)e->wdl[1][1], (long long)e->wdl[1][2]);
-    printf("  score %.1f%%, Elo %s [%s, %s] (95%%), LOS %.1f%%\n", 100 * e->est.score, elo, lo, hi,
-           100 * e->est.los);
+    printf("  score %.1f%%, Elo %s, LOS %.1f%%\n", 100 * e->est.score, elo, 100 * e->est.los);
     printf("  pairs scoring 0, 1/2, 1, 3/2, 2: %lld %lld %lld %lld %lld%s\n",
            (long long)e->penta[0], (long long)e->penta[1], (long long)e->penta[2],
            (long long)e->penta[3], (long long)e->penta[4],
@@ -460,7 +489,9 @@ static void print_results(const struct match_args *a, const struct match_status 
                s->elo1, s->alpha, s->beta, st->enc[0].llr, s->lower, s->upper,
                st->sprt == SPRT_H1   ? "H1 accepted (elo1)"
                : st->sprt == SPRT_H0 ? "H0 accepted (elo0)"
-                                     : "no decision");
+               : st->enc[0].pairs > 0 && !stats_penta_informative(st->enc[0].penta)
+                   ? "no decision: every pair split 1-1 (no information yet)"
+                   : "no decision");
     }
     if (a->nplayers > 2) {
         printf("%-16s %7s %6s %6s %6s %7s %8s\n", "player", "games", "wins", "draws", "losses",
