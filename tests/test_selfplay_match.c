@@ -18,6 +18,7 @@
 #include "check.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
+#include "selfplay/match_settings.h"
 #include "selfplay/records.h"
 #include "selfplay/zio.h"
 #include "test_selfplay_util.h"
@@ -351,27 +352,69 @@ static void test_sprt_stop(void) {
     match_status_free(&again);
 }
 
-/* Records of another tournament are refused; a longer run of the same one resumes. */
+/* Copies a record file's games (not its settings line) into a new zstd file, as hnefi wrote
+ * record files before they began with their settings. */
+static void strip_settings(const char *from, const char *to) {
+    char *lines = sorted_lines(from), err[300];
+    unlink(to);
+    int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CHECK(lines && fd >= 0);
+    for (char *save = NULL, *l = lines ? strtok_r(lines, "\n", &save) : NULL; l && fd >= 0;
+         l = strtok_r(NULL, "\n", &save)) {
+        char line[8192];
+        snprintf(line, sizeof line, "%s\n", l);
+        CHECK(zio_append_frame(fd, line, strlen(line), false, err, sizeof err));
+    }
+    if (fd >= 0) close(fd);
+    free(lines);
+}
+
+/*
+ * Records of a tournament with other settings are refused, naming each setting that differs; a
+ * longer run of the same one resumes. Old files without a settings line are still checked game
+ * by game (players, openings).
+ */
 static void test_resume_checks(void) {
     struct match_config c;
     struct player_spec p[2];
     struct match_status st;
-    char err[400];
+    char err[1000];
     two_players(&c, p, 200, 200, 4);
     c.records = tmp_path(3, "other.zst");
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     match_status_free(&st);
-    snprintf(p[1].name, sizeof p[1].name, "gamma");
-    CHECK(match_run(&c, &st, err, sizeof err) != 0);
-    CHECK(strstr(err, "another tournament") != NULL);
-    match_status_free(&st);
-    snprintf(p[1].name, sizeof p[1].name, "beta");
-    c.seed = 12;
-    CHECK(match_run(&c, &st, err, sizeof err) != 0);
-    CHECK(strstr(err, "another opening") != NULL);
-    match_status_free(&st);
-    c.seed = 11;
-    c.games = 8;
+    char first[4096];
+    CHECK(records_comment(c.records, first, sizeof first) && match_settings_line(first));
+    CHECK(strstr(first, " alpha.tc=nodes:200 ") && strstr(first, " beta.weights=default"));
+    static const struct {
+        const char *what, *want;
+    } changes[] = {
+        {"name", "players: alpha,beta in the records, alpha,gamma now"},
+        {"seed", "seed: 11 in the records, 12 now"},
+        {"tc", "beta.tc: nodes:200 in the records, nodes:400 now"},
+        {"lmr", "alpha.lmr: on in the records, off now"},
+        {"variant", "variant: copenhagen in the records, brandubh now"},
+        {"max-plies", "max-plies: 300 in the records, 200 now"},
+    };
+    for (size_t k = 0; k < sizeof changes / sizeof *changes; k++) {
+        two_players(&c, p, 200, 200, 4);
+        c.records = tmp_path(3, "other.zst");
+        if (k == 0) snprintf(p[1].name, sizeof p[1].name, "gamma");
+        if (k == 1) c.seed = 12;
+        if (k == 2) p[1].tc.nodes = 400;
+        if (k == 3) p[0].opt.lmr = false;
+        if (k == 4) c.v = variant_by_name("brandubh");
+        if (k == 5) c.adj.max_plies = 200;
+        bool refused = match_run(&c, &st, err, sizeof err) != 0;
+        if (!CHECK(refused && strstr(err, "a tournament with other settings") &&
+                   strstr(err, changes[k].want) && !strstr(err, "damaged")))
+            fprintf(stderr, "    %s: %s\n", changes[k].what, err);
+        match_status_free(&st);
+    }
+    /* more games of the same tournament: resumed (the SPRT and concurrency may change too) */
+    two_players(&c, p, 200, 200, 8);
+    c.records = tmp_path(3, "other.zst");
+    c.concurrency = 1;
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     CHECK_EQ_INT(st.resumed, 4);
     CHECK_EQ_INT(st.played, 4);
@@ -385,6 +428,23 @@ static void test_resume_checks(void) {
     free(x);
     free(y);
     match_status_free(&st);
+    /* a file without a settings line: every game is checked against the schedule */
+    strip_settings(tmp_path(3, "other.zst"), tmp_path(5, "old.zst"));
+    c.records = tmp_path(5, "old.zst");
+    snprintf(p[1].name, sizeof p[1].name, "gamma");
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another tournament") != NULL);
+    match_status_free(&st);
+    snprintf(p[1].name, sizeof p[1].name, "beta");
+    c.seed = 12;
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another opening") != NULL);
+    match_status_free(&st);
+    c.seed = 11;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.resumed, 8);
+    match_status_free(&st);
+    CHECK(!records_comment(c.records, first, sizeof first)); /* none is added to an old file */
 }
 
 /* Three players: a round robin has three encounters, a gauntlet two. */
@@ -648,6 +708,26 @@ static void test_command_lines(void) {
         if (!ok) fprintf(stderr, "  '%s' gave %d: %s", bad[i].args, rc, out);
         CHECK(ok);
     }
+    /* the same command with another time control does not resume the records: it names both */
+    const char *sp = tmp_path(6, "tc.zst");
+    unlink(sp);
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 6 --tc nodes:300 --quiet --records %s",
+             HNEFI_BINARY, sp);
+    CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "6 of 6 games counted"));
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 6 --tc nodes:400 --quiet --records %s",
+             HNEFI_BINARY, sp);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "hnefi-a.tc: nodes:300 in the records, nodes:400 now") &&
+          strstr(out, "hnefi-b.tc: nodes:300 in the records, nodes:400 now") &&
+          !strstr(out, "games counted"));
+    /* an external engine's command is a setting too */
+    snprintf(cmd, sizeof cmd,
+             "%s match --games 2 --tc nodes:100 --quiet --records %s --player name=hnefi-a "
+             "--player name=hnefi-b cmd=%s",
+             HNEFI_BINARY, sp, FAKE_ENGINE);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "hnefi-b.engine: (none) in the records, ") &&
+          strstr(out, "hnefi-b.threads: 1 in the records, (none) now"));
     /* an unwritable report is refused before any game is played */
     snprintf(cmd, sizeof cmd, "%s selfplay --games 2 --tc nodes:50 --report /nonexistent/r.svg",
              HNEFI_BINARY);

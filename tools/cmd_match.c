@@ -21,6 +21,7 @@ struct match_args {
     struct player_spec players[MATCH_MAX_PLAYERS];
     struct uci_engine engines[MATCH_MAX_PLAYERS];
     bool tc_given[MATCH_MAX_PLAYERS];
+    char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
     int nplayers;
     struct time_control tc;
     struct opening_set openings;
@@ -578,8 +579,18 @@ static int run(struct match_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
         return 2;
     }
-    for (int i = 0; i < a->nplayers; i++)
+    for (int i = 0; i < a->nplayers; i++) {
         if (!a->tc_given[i]) a->players[i].tc = a->tc;
+        if (!a->players[i].ext) continue;
+        /* an external engine in the records' settings: its command and options */
+        const struct uci_engine *e = &a->engines[i];
+        char *t = a->engine_text[i];
+        size_t n = (size_t)snprintf(t, sizeof a->engine_text[i], "%s", e->cmd);
+        for (int k = 0; k < e->nopts && n < sizeof a->engine_text[i]; k++)
+            n += (size_t)snprintf(t + n, sizeof a->engine_text[i] - n, " option.%s=%s",
+                                  e->opt_name[k], e->opt_value[k]);
+        a->players[i].engine_text = t;
+    }
     if (a->report && !cli_check_writable(a->report, "hnefi: --report")) return 1; /* not after */
     bool mpi = match_mpi_launched();
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
