@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,11 @@ static const char cmd_mc_usage[] =
     "                                            random playouts per second on one core\n"
     "       hnefi mc saek solve [--coins N]      exact two-player solution\n"
     "       hnefi mc saek compare --policy SPEC  a policy against the two-player optimum\n"
+    "       hnefi mc raid odds|buy|play|bench    Viking Raid's own commands, with their own\n"
+    "                                            options (hnefi mc raid --help)\n"
     "       hnefi mc list                        the games and their options\n"
-    "games: saek (Saekonungr), eketorp (Eketorp)\n"
-    "options:\n"
+    "games: saek (or saekonungr), eketorp, raid (or viking-raid)\n"
+    "options (tournaments; --seed, --players and --options also for bench):\n"
     "  --players N        seats (default: the game's default)\n"
     "  --options K=V,...  game options (see hnefi mc list)\n"
     "  --policy SPEC      policy of the next slot (repeat; the last one fills the rest)\n"
@@ -43,6 +46,18 @@ static const char cmd_mc_usage[] =
     "  --player P         for --advise at a simultaneous node: whose choice\n"
     "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
     "                     (format of engine/games/data/eketorp-rules.txt; default built in)\n";
+
+/* The full names of the games, besides the short names they are registered under. */
+static const struct {
+    const char *alias, *name;
+} cmd_mc_aliases[] = {{"saekonungr", "saek"}, {"viking-raid", "raid"}};
+
+/* Finds a game by its short or full name; NULL if there is none. */
+static const game_def *cmd_mc_game(const char *name) {
+    for (size_t i = 0; i < sizeof cmd_mc_aliases / sizeof cmd_mc_aliases[0]; i++)
+        if (strcmp(name, cmd_mc_aliases[i].alias) == 0) return game_find(cmd_mc_aliases[i].name);
+    return game_find(name);
+}
 
 /* Reads a whole decimal integer in [lo, hi]; prints an error naming the option when bad. */
 static int cmd_mc_int(const char *opt, const char *text, long long lo, long long hi,
@@ -222,6 +237,11 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
         return 1;
     }
+    if (mc_policy_check_players(&pol, g->players(st), err, sizeof err)) {
+        mc_policy_done(&pol);
+        fprintf(stderr, "hnefi mc: --policy: %s\n", err);
+        return 1;
+    }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed);
     int acts[GAME_MAX_ACTIONS], samples[GAME_MAX_ACTIONS];
@@ -262,8 +282,12 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
 static int cmd_mc_list(void) {
     for (int i = 0; game_at(i); i++) {
         const game_def *g = game_at(i);
-        printf("%s: %s, %d-%d players (default %d)\n%s\n", g->name, g->title, g->min_players,
-               g->max_players, g->default_players, g->options_help);
+        printf("%s", g->name);
+        for (size_t k = 0; k < sizeof cmd_mc_aliases / sizeof cmd_mc_aliases[0]; k++)
+            if (strcmp(cmd_mc_aliases[k].name, g->name) == 0)
+                printf(" (or %s)", cmd_mc_aliases[k].alias);
+        printf(": %s, %d-%d players (default %d)\n%s\n", g->title, g->min_players, g->max_players,
+               g->default_players, g->options_help);
     }
     printf("%s", mc_policy_help());
     return 0;
@@ -427,9 +451,11 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
         playout_write_json(stdout, &cfg, &st);
     else
         playout_write_text(stdout, &cfg, &st);
-    if (!a->quiet)
-        fprintf(stderr, "%lld games in %.2f s (%.0f games/s)\n", (long long)st.games, st.seconds,
-                st.games / (st.seconds > 0 ? st.seconds : 1e-9));
+    if (!a->quiet) {
+        double rate = st.games / (st.seconds > 0 ? st.seconds : 1e-9);
+        fprintf(stderr, "%lld games in %.2f s (%.*f games/s)\n", (long long)st.games, st.seconds,
+                rate < 10 ? 2 : 0, rate);
+    }
     playout_stats_free(&st);
     return 0;
 }
@@ -442,20 +468,32 @@ int cmd_mc(int argc, char **argv) {
         return argc < 2 ? 1 : 0;
     }
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
-    if (strcmp(argv[1], "raid") == 0 && argc >= 3 && argv[2][0] != '-')
-        return cmd_mc_raid(argc - 1, argv + 1);
     cmd_mc_args a = {0};
     a.format = "text";
     a.seed = 1;
     a.vikingdice = -1;
-    a.game = game_find(argv[1]);
+    a.game = cmd_mc_game(argv[1]);
     if (!a.game) {
         fprintf(stderr, "hnefi mc: unknown game '%s' (try hnefi mc list)\n", argv[1]);
         return 1;
     }
+    bool raid = strcmp(a.game->name, "raid") == 0;
+    if (raid && argc >= 3 && argv[2][0] != '-') { /* odds, buy, play, bench, help */
+        char *raid_argv[64];
+        int n = argc - 1 < 63 ? argc - 1 : 63;
+        raid_argv[0] = "raid";
+        for (int i = 1; i < n; i++) raid_argv[i] = argv[i + 1];
+        raid_argv[n] = NULL;
+        return cmd_mc_raid(n, raid_argv);
+    }
     const char *sub = argc >= 3 && argv[2][0] != '-' ? argv[2] : NULL;
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (raid) { /* raid's own commands first, then the shared tournament's options */
+                char *help[] = {"raid", "--help", NULL};
+                cmd_mc_raid(2, help);
+                printf("\n");
+            }
             printf("%s\n%s:\n%s%s", cmd_mc_usage, a.game->name, a.game->options_help,
                    mc_policy_help());
             return 0;
