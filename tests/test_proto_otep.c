@@ -300,6 +300,8 @@ static void test_bad_input(void) {
         {"opponent-move", "error 0 opponent-move: expected"},
         {"opponent-move zz-zz", "error 0 opponent-move:"},
         {"opponent-move d1-d9 /bad/", "error 0 position record"},
+        /* the record's error once, not "position record: position record row 1: ..." */
+        {"move /x6/7/7/7/7/7/7/", "error 0 position record row 1: unknown piece 'x'"},
         {"move", "error 0 move: expected"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

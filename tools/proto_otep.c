@@ -85,7 +85,9 @@ static void resync(struct otep *o, const char *rec, int side) {
     struct position p;
     char err[200];
     if (!record_load(o, rec, side, &p, err, sizeof err)) {
-        otep_error("position record: %s", err);
+        /* the notation's messages name the position record already */
+        otep_error("%s%s",
+                   strncmp(err, "position record", 15) == 0 ? "" : "position record: ", err);
         return;
     }
     const struct position *cur = tafl_pos(o->s->game);
