@@ -52,6 +52,21 @@ bool cli_load_weights(struct eval_weights *w, const char *path, const char *who)
  */
 bool cli_check_writable(const char *path, const char *who);
 
+/*
+ * hnefi's data directory (the shipped opening file, real-game records, Eketorp's rule data):
+ * $HNEFI_DATA if set, else the directory HNEFI_DATA_REL (set by the build: "../share/hnefi" in
+ * the usual layout) from the running program's own directory, so an installed hnefi finds
+ * <prefix>/share/hnefi and a built one the copy in its build tree. "" if it cannot be found out.
+ */
+const char *cli_data_dir(void);
+
+/*
+ * Finds an input file named on the command line: a name with a '/', or one that exists here, is
+ * used as it is; otherwise it is looked up in the data directory. Writes the path to out; false
+ * after printing "hnefi: <what> '<name>': ..." if the name is found in neither place.
+ */
+bool cli_data_file(const char *name, const char *what, char *out, size_t outlen);
+
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);
 

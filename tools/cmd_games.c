@@ -40,7 +40,8 @@ struct games_args {
 static const char games_usage[] =
     "usage: hnefi games list|summary|convert FILE [options]\n"
     "Reads a game record file (plain text or zstd; tournament records or the 4-field real-game\n"
-    "files), replaying every game; a damaged file is refused with the line and reason.\n"
+    "files), replaying every game; a damaged file is refused with the line and reason. A bare\n"
+    "FILE name not found here is looked up in the data directory (hnefi --version).\n"
     "  list             one line per game: line, game, players, result, end, plies\n"
     "  summary          counts: results, ends, lengths, each player's wins/draws/losses;\n"
     "                   on a training-data file (--datagen), its games and positions\n"
@@ -343,6 +344,9 @@ static int games_datagen(struct games_args *a) {
 
 /* Runs hnefi games once the arguments are read. */
 static int games_run(struct games_args *a) {
+    static char path[4096];
+    if (!cli_data_file(a->path, "record file", path, sizeof path)) return 1;
+    a->path = path;
     if (a->action == ACT_SUMMARY && is_datagen(a->path)) return games_datagen(a);
     a->out = stdout;
     if (a->out_path && !(a->out = fopen(a->out_path, "w"))) {

@@ -48,7 +48,8 @@ static const char match_usage[] =
     "  --concurrency N    games at once (default: the number of cores)\n"
     "  --tc TC            nodes:N, depth:N, movetime:MS or BASE+INC in seconds (default "
     "nodes:1000)\n"
-    "  --openings FILE    opening lines (plain or .zst); default: random plies\n"
+    "  --openings FILE    opening lines (plain or .zst; a bare name not found here is looked\n"
+    "                     up in the data directory, hnefi --version); default: random plies\n"
     "  --shuffle          take the file's openings in a seeded random order\n"
     "  --random-plies N   plies of each random opening (default 8)\n"
     "  --seed S           seed of the openings (default 1)\n"
@@ -604,7 +605,9 @@ static int run(struct match_args *a, int argc, char **argv) {
     c->ctx = a;
     char err[1000];
     if (a->openings_path) {
-        if (!openings_load(&a->openings, c->v, a->openings_path, err, sizeof err)) {
+        char path[4096];
+        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 2;
+        if (!openings_load(&a->openings, c->v, path, err, sizeof err)) {
             fprintf(stderr, "hnefi: --openings: %s\n", err);
             return 2;
         }

@@ -20,6 +20,7 @@
 #include "selfplay/playout.h"
 
 #include "engine/games/raid.h"
+#include "tools/cli.h"
 #include "tools/cmd_mc_raid.h"
 
 static const char cmd_mc_usage[] =
@@ -45,7 +46,8 @@ static const char cmd_mc_usage[] =
     "  --quiet            no progress or timing on stderr (progress shows on a terminal)\n"
     "  --player P         for --advise at a simultaneous node: whose choice\n"
     "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
-    "                     (format of engine/games/data/eketorp-rules.txt; default built in)\n";
+    "                     (format of engine/games/data/eketorp-rules.txt; default built in;\n"
+    "                     that file is eketorp-rules.txt in the data directory)\n";
 
 /* The full names of the games, besides the short names they are registered under. */
 static const struct {
@@ -169,7 +171,9 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
 }
 
 /* Loads Eketorp data from a file; 0, or -1 after a message naming the file and line. */
-static int cmd_mc_load_data(const char *path) {
+static int cmd_mc_load_data(const char *name) {
+    char path[4096];
+    if (!cli_data_file(name, "--data", path, sizeof path)) return -1;
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "hnefi mc: --data %s: %s\n", path, strerror(errno));

@@ -46,6 +46,8 @@ static const char tune_usage[] =
     "usage: hnefi tune FILE... [options]\n"
     "Fits the evaluation weights to the results of finished games (record files, as hnefi\n"
     "games reads them) by minimising the squared error of a logistic of the static evaluation.\n"
+    "A bare FILE name not found here is looked up in the data directory (hnefi --version),\n"
+    "which holds copenhagen-games.csv.zst, the real Copenhagen games.\n"
     "  --weights FILE      start from these weights (name=value pairs; default: built-in)\n"
     "  --fix a,b,...       keep these weights fixed (default: attacker, the scale)\n"
     "  --skip N            leave out the first N plies of each game (default 6)\n"
@@ -254,8 +256,10 @@ static int tune_args_read(struct tune_args *a, int argc, char **argv) {
 static int tune_run(struct tune_args *a) {
     char err[800];
     for (int f = 0; f < a->nfiles; f++) {
-        if (!records_scan(a->files[f], a->variant_given ? &a->g.variant : NULL, false,
-                          tune_on_record, a, NULL, NULL, err, sizeof err)) {
+        char path[4096];
+        if (!cli_data_file(a->files[f], "record file", path, sizeof path)) return 1;
+        if (!records_scan(path, a->variant_given ? &a->g.variant : NULL, false, tune_on_record, a,
+                          NULL, NULL, err, sizeof err)) {
             fprintf(stderr, "hnefi tune: %s\n", err);
             return 1;
         }
