@@ -76,6 +76,8 @@ int main(void) {
     ok("bench 2", " nps");
     bad("analyze --depth 0", "--depth '0'");
     bad("analyze --time -1", "--time '-1'");
+    bad("analyze --time", "option --time needs a value");
+    bad("analyze --weights ''", "option --weights needs a file");
     bad("analyze --hash lots", "--hash 'lots'");
     bad("analyze --threads 0", "--threads '0'");
     bad("analyze --weights foo=1", "unknown evaluation weight 'foo'");

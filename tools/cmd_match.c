@@ -27,6 +27,7 @@ struct match_args {
     struct opening_set openings;
     const char *openings_path, *report;
     bool progress, quiet, tty;
+    bool random_plies_given;
     long concurrency;
     struct match_config cfg;
 };
@@ -281,6 +282,7 @@ static int tournament_option(struct match_args *a, int argc, char **argv, int *i
     } else if (strcmp(o, "--random-plies") == 0) {
         if (!num_value(argc, argv, i, 0, OPENING_MAX_PLIES, &n)) return 2;
         c->random_plies = (int)n;
+        a->random_plies_given = true;
     } else if (strcmp(o, "--seed") == 0) {
         if (!(v = value_of(argc, argv, i))) return 2;
         char *end;
@@ -578,6 +580,20 @@ static int run(struct match_args *a, int argc, char **argv) {
     }
     if (a->nplayers < 2) {
         fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
+        return 2;
+    }
+    if (c->shuffle && !a->openings_path) {
+        fprintf(stderr,
+                "hnefi %s: --shuffle orders the lines of an --openings file, and none is "
+                "given\n",
+                a->cmd);
+        return 2;
+    }
+    if (a->random_plies_given && a->openings_path) {
+        fprintf(stderr,
+                "hnefi %s: --random-plies makes random openings; with --openings the file's "
+                "lines are the openings\n",
+                a->cmd);
         return 2;
     }
     for (int i = 0; i < a->nplayers; i++) {

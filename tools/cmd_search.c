@@ -97,10 +97,13 @@ int cmd_analyze(int argc, char **argv) {
             limits.nodes = (uint64_t)val;
         } else if (strcmp(a, "--time") == 0) {
             char *end;
-            if (i + 1 >= argc || (seconds = strtod(argv[i + 1], &end)) <= 0 || *end ||
-                seconds > 1e6) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hnefi: option --time needs a value\n");
+                return 2;
+            }
+            if ((seconds = strtod(argv[i + 1], &end)) <= 0 || *end || seconds > 1e6) {
                 fprintf(stderr, "hnefi: --time '%s': expected seconds, a number above 0\n",
-                        i + 1 < argc ? argv[i + 1] : "");
+                        argv[i + 1]);
                 return 2;
             }
             i++;
@@ -121,7 +124,7 @@ int cmd_analyze(int argc, char **argv) {
             }
             svg = argv[++i];
         } else if (strcmp(a, "--weights") == 0) {
-            if (i + 1 >= argc) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "hnefi: option --weights needs a file or \"name=value ...\"\n");
                 return 2;
             }

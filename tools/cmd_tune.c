@@ -249,6 +249,7 @@ static int tune_args_read(struct tune_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi tune: --fen and --moves do not apply to record files\n");
         return 2;
     }
+    if (a->out_path && !cli_check_writable(a->out_path, "hnefi tune: --out")) return 1; /* first */
     return cli_game_finish(&a->g) ? -1 : 2;
 }
 
