@@ -24,18 +24,21 @@
 #include "tools/cmd_mc_raid.h"
 
 static const char cmd_mc_usage[] =
-    "usage: hnefi mc <game> [options]            play a tournament between policies\n"
-    "       hnefi mc <game> --advise STATE       estimate each option of the player to act\n"
-    "       hnefi mc <game> --show STATE         draw a state\n"
-    "       hnefi mc <game> bench [--seconds S | --games M]\n"
-    "                                            random playouts per second on one core\n"
-    "       hnefi mc saek solve [--coins N]      exact two-player solution\n"
-    "       hnefi mc saek compare --policy SPEC  a policy against the two-player optimum\n"
+    "usage: hnefi mc <game> [options]            a tournament between policies (options below)\n"
+    "       hnefi mc <game> --advise STATE [--policy SPEC] [--player P] [--seed S] [--data F]\n"
+    "                                            estimate each option of the player to act\n"
+    "       hnefi mc <game> --show STATE [--data F]   draw a state\n"
+    "       hnefi mc <game> bench [--seconds S | --games M] [--players N] [--options K=V,...]\n"
+    "                             [--seed S] [--data F]   random playouts/s on one core\n"
+    "       hnefi mc saek solve [--coins N] [--vikingdice 0|1]   exact two-player solution\n"
+    "       hnefi mc saek compare --policy SPEC [--coins N] [--games M] [--seed S]\n"
+    "                             [--threads T] [--quiet]   a policy against the optimum\n"
     "       hnefi mc raid odds|buy|play|bench    Viking Raid's own commands, with their own\n"
     "                                            options (hnefi mc raid --help)\n"
     "       hnefi mc list                        the games and their options\n"
     "games: saek (or saekonungr), eketorp, raid (or viking-raid)\n"
-    "options (tournaments; --seed, --players and --options also for bench):\n"
+    "Each form takes only the options it shows; an option it would ignore is refused.\n"
+    "tournament options:\n"
     "  --players N        seats (default: the game's default)\n"
     "  --options K=V,...  game options (see hnefi mc list)\n"
     "  --policy SPEC      policy of the next slot (repeat; the last one fills the rest)\n"
@@ -44,10 +47,14 @@ static const char cmd_mc_usage[] =
     "  --threads T        worker threads (default: one per core)\n"
     "  --format F         text (default), csv or json\n"
     "  --quiet            no progress or timing on stderr (progress shows on a terminal)\n"
-    "  --player P         for --advise at a simultaneous node: whose choice\n"
-    "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
+    "  --data F           eketorp: card values, item cards and hospital spaces from file F\n"
     "                     (format of engine/games/data/eketorp-rules.txt; default built in;\n"
-    "                     that file is eketorp-rules.txt in the data directory)\n";
+    "                     that file is eketorp-rules.txt in the data directory)\n"
+    "other options:\n"
+    "  --player P         --advise at a simultaneous node: whose choice (default 0)\n"
+    "  --seconds S        bench: seconds of CPU (default 2)\n"
+    "  --coins N          solve, compare: coins each (default 15)\n"
+    "  --vikingdice 0|1   solve: with or without the Viking dice (default 1)\n";
 
 /* The full names of the games, besides the short names they are registered under. */
 static const struct {
@@ -102,6 +109,8 @@ typedef struct cmd_mc_args {
     const char *advise, *show, *data;
     double seconds;
     int quiet;
+    const char *given[64]; /* the options given, to refuse the ones the mode does not use */
+    int ngiven;
 } cmd_mc_args;
 
 /* Parses the options after the game (and subcommand) name; 0, or -1 after an error message. */
@@ -110,6 +119,7 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
+        if (a->ngiven < 64) a->given[a->ngiven++] = o;
         if (strcmp(o, "--players") == 0) {
             long long x;
             if (cmd_mc_int(o, v, 1, GAME_MAX_PLAYERS, &x)) return -1;
@@ -166,6 +176,23 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
     missing:
         fprintf(stderr, "hnefi mc: %s needs a value\n", o);
         return -1;
+    }
+    return 0;
+}
+
+/*
+ * Refuses an option the chosen mode would ignore: allowed lists the mode's options between
+ * spaces. 0, or -1 after a message naming the option and the mode.
+ */
+static int cmd_mc_check_mode(const cmd_mc_args *a, const char *mode, const char *allowed) {
+    for (int i = 0; i < a->ngiven; i++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s ", a->given[i]);
+        if (!strstr(allowed, word)) {
+            fprintf(stderr, "hnefi mc: %s does not apply to %s (try hnefi mc --help)\n",
+                    a->given[i], mode);
+            return -1;
+        }
     }
     return 0;
 }
@@ -515,6 +542,20 @@ int cmd_mc(int argc, char **argv) {
                 a.game->name, a.game->min_players, a.game->max_players);
         return 1;
     }
+    /* each mode and the options it uses */
+    const char *mode = "a tournament", *allowed = " --players --options --policy --games --seed "
+                                                  "--threads --format --quiet --data ";
+    if (sub && strcmp(sub, "bench") == 0)
+        mode = "bench", allowed = " --seconds --games --players --options --seed --data ";
+    else if (sub && strcmp(sub, "solve") == 0)
+        mode = "solve", allowed = " --coins --vikingdice ";
+    else if (sub && strcmp(sub, "compare") == 0)
+        mode = "compare", allowed = " --coins --policy --games --seed --threads --quiet ";
+    else if (!sub && a.show)
+        mode = "--show", allowed = " --show --data ";
+    else if (!sub && a.advise)
+        mode = "--advise", allowed = " --advise --policy --seed --player --data ";
+    if (cmd_mc_check_mode(&a, mode, allowed)) return 1;
     if (sub) {
         if (strcmp(sub, "bench") == 0) return cmd_mc_bench(&a);
         if (a.game == &saek_game && strcmp(sub, "solve") == 0) return cmd_mc_solve(&a);

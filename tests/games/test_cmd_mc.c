@@ -71,6 +71,14 @@ static void test_errors(void) {
                 "coins=5,4,6 ships=3,5 long=3 phase=raid7 rolls=1", "--policy", "opt");
     CHECK_FAILS("not both", "raid", "bench", "--seconds", "1", "--games", "5");
     CHECK_FAILS("unknown game option", "raid", "bench", "--options", "bogus=1");
+    /* an option the form would ignore is refused, naming it and the form */
+    CHECK_FAILS("--format does not apply to bench", "saek", "bench", "--format", "csv");
+    CHECK_FAILS("--games does not apply to --advise", "saek", "--advise",
+                "coins=9,4 ships=3,5,9 long=3 phase=vdice vikingdice=1", "--games", "3");
+    CHECK_FAILS("--advise does not apply to --show", "saek", "--show", "coins=9,4", "--advise",
+                "coins=9,4");
+    CHECK_FAILS("--games does not apply to solve", "saek", "solve", "--games", "5");
+    CHECK_FAILS("--coins does not apply to a tournament", "saek", "--coins", "5");
 }
 
 /* Help: every game is named (full names too), and raid's own commands have their help. */
