@@ -324,10 +324,13 @@ static int raid_odds(int argc, char **argv) {
     static const char *const runs[] = {"never", "always", NULL};
     static const char *const stabs[] = {"heart", "spade", NULL};
     static const char *const animals[] = {"zero", "card", NULL};
+    const char *given[64];
+    int ngiven = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long x;
         int w;
+        if (ngiven < 64) given[ngiven++] = o;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             printf("%s", raid_usage);
             return 0;
@@ -398,6 +401,27 @@ static int raid_odds(int argc, char **argv) {
     }
     int kinds = !!a.fire + a.stab + !!a.beast + a.tomb;
     if (kinds > 1) return raid_bad("odds: choose one of --fire, --stab, --beast, --tomb");
+    /* each kind of combat and the options it uses: any other would be ignored, so it is refused */
+    const char *kind = "melee", *allowed =
+                                    " --attacker --defender --moved --cover --attacker-cover "
+                                    "--berserk --run --counter --cap-defence --no-swap "
+                                    "--rounds --limit --mc --seed ";
+    if (a.fire)
+        kind = "--fire",
+        allowed = " --fire --defender --standing --range --cover --animal-defence ";
+    else if (a.stab)
+        kind = "--stab", allowed = " --stab --stab-mode ";
+    else if (a.beast)
+        kind = "--beast", allowed = " --beast --attacker ";
+    else if (a.tomb)
+        kind = "--tomb", allowed = " --tomb --attacker ";
+    for (int k = 0; k < ngiven; k++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s ", given[k]);
+        if (!strstr(allowed, word))
+            return raid_bad("odds: %s does not apply to %s odds (try hnefi mc raid --help)",
+                            given[k], kind);
+    }
     if (a.stab) {
         double pb;
         double p = raid_assassinate((raid_stab)a.stab_mode, &pb);
