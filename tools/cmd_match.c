@@ -22,6 +22,7 @@ struct match_args {
     struct uci_engine engines[MATCH_MAX_PLAYERS];
     bool tc_given[MATCH_MAX_PLAYERS];
     char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
+    const char *inproc_key[MATCH_MAX_PLAYERS]; /* a key only an in-process player takes, if given */
     int nplayers;
     struct time_control tc;
     struct opening_set openings;
@@ -94,6 +95,25 @@ static bool on_off(const char *key, const char *value, bool *out) {
     return true;
 }
 
+/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr, weights). */
+static bool inproc_key(struct player_spec *p, const char *key, const char *val) {
+    long n;
+    if (strcmp(key, "threads") == 0) {
+        if (!cli_parse_int(val, 1, SEARCH_MAX_THREADS, "player threads", &n)) return false;
+        p->opt.threads = (int)n;
+    } else if (strcmp(key, "hash") == 0) {
+        if (!cli_parse_int(val, 1, 65536, "player hash", &n)) return false;
+        p->hash_mib = (size_t)n;
+    } else if (strcmp(key, "null-move") == 0) {
+        return on_off(key, val, &p->opt.null_move);
+    } else if (strcmp(key, "lmr") == 0) {
+        return on_off(key, val, &p->opt.lmr);
+    } else {
+        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+    }
+    return true;
+}
+
 /* Reads one KEY=VALUE of a player; false after printing why. */
 static bool player_key(struct match_args *a, int k, const char *arg) {
     struct player_spec *p = &a->players[k];
@@ -107,7 +127,6 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     snprintf(key, sizeof key, "%.*s", (int)(eq - arg < 63 ? eq - arg : 63), arg);
     const char *val = eq + 1;
     char err[300];
-    long n;
     if (strcmp(key, "name") == 0) {
         if (!player_name_valid(val)) {
             fprintf(stderr,
@@ -139,18 +158,10 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         if (!name) return false;
         e->opt_name[e->nopts] = name;
         e->opt_value[e->nopts++] = val;
-    } else if (strcmp(key, "threads") == 0) {
-        if (!cli_parse_int(val, 1, SEARCH_MAX_THREADS, "player threads", &n)) return false;
-        p->opt.threads = (int)n;
-    } else if (strcmp(key, "hash") == 0) {
-        if (!cli_parse_int(val, 1, 65536, "player hash", &n)) return false;
-        p->hash_mib = (size_t)n;
-    } else if (strcmp(key, "null-move") == 0) {
-        return on_off(key, val, &p->opt.null_move);
-    } else if (strcmp(key, "lmr") == 0) {
-        return on_off(key, val, &p->opt.lmr);
-    } else if (strcmp(key, "weights") == 0) {
-        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+    } else if (!strcmp(key, "threads") || !strcmp(key, "hash") || !strcmp(key, "null-move") ||
+               !strcmp(key, "lmr") || !strcmp(key, "weights")) {
+        if (!inproc_key(p, key, val)) return false;
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg; /* kept for a refusal with cmd= */
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
@@ -597,6 +608,21 @@ static int run(struct match_args *a, int argc, char **argv) {
         return 2;
     }
     for (int i = 0; i < a->nplayers; i++) {
+        const struct uci_engine *ext = &a->engines[i];
+        if (a->players[i].ext && a->inproc_key[i]) {
+            fprintf(stderr,
+                    "hnefi %s: player %s: '%s' sets an in-process hnefi, not the external engine "
+                    "(use option.NAME=VALUE for its options)\n",
+                    a->cmd, a->players[i].name, a->inproc_key[i]);
+            return 2;
+        }
+        if (!a->players[i].ext && ext->nopts > 0) {
+            fprintf(stderr,
+                    "hnefi %s: player %s: option.%s is for an external engine (cmd=...); an "
+                    "in-process hnefi takes threads=, hash=, null-move=, lmr=, weights=\n",
+                    a->cmd, a->players[i].name, ext->opt_name[0]);
+            return 2;
+        }
         if (!a->tc_given[i]) a->players[i].tc = a->tc;
         if (!a->players[i].ext) continue;
         /* an external engine in the records' settings: its command and options */
