@@ -1,2 +1,2 @@
 # Tests of the search.
-hnefi_test(test_search ${CMAKE_CURRENT_SOURCE_DIR}/test_search.c ${CMAKE_CURRENT_SOURCE_DIR}/data_file.c LABELS search TIMEOUT 900)
+hnefi_test(test_search ${CMAKE_CURRENT_SOURCE_DIR}/test_search.c ${CMAKE_CURRENT_SOURCE_DIR}/data_file.c LABELS search)

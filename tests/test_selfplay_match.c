@@ -77,6 +77,7 @@ static void two_players(struct match_config *c, struct player_spec p[2], uint64_
 
 /* Tells whether two statuses hold the same counts for their first encounter. */
 static bool same_stats(const struct match_status *a, const struct match_status *b) {
+    if (!a->enc || !b->enc || a->nenc < 1 || b->nenc < 1) return false; /* a match that failed */
     const struct match_encounter *x = &a->enc[0], *y = &b->enc[0];
     return a->counted == b->counted && memcmp(x->penta, y->penta, sizeof x->penta) == 0 &&
            memcmp(x->wdl, y->wdl, sizeof x->wdl) == 0 && a->plies == b->plies &&
@@ -85,6 +86,7 @@ static bool same_stats(const struct match_status *a, const struct match_status *
 
 /* Checks the bookkeeping of a finished two-player match of n games. */
 static void check_books(const struct match_status *st, int64_t n) {
+    if (!CHECK(st->enc && st->nenc >= 1)) return; /* a match that failed has no encounters */
     const struct match_encounter *e = &st->enc[0];
     int64_t games = 0, pairs = 0, ends = 0;
     for (int s = 0; s < SIDE_NB; s++)
