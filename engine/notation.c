@@ -297,9 +297,16 @@ bool move_text_parse(const char *text, int size, struct move_text *mt, char *err
     int used = 0;
     for (int k = 0; k < 2; k++) {
         int sq = sq_parse(s, size, &used);
+        if (sq == -1 && !*text) return fail(err, errlen, "empty move: expected a move like d1d3");
+        if (sq == -1 && k == 0)
+            return fail(err, errlen, "move '%s': does not start with a square like d1",
+                        quote(text, 24, q, sizeof q));
+        if (sq == -1 && !*s)
+            return fail(err, errlen, "move '%s': a second square (like d3) must follow",
+                        quote(text, 24, q, sizeof q));
         if (sq == -1)
-            return fail(err, errlen, "move '%s': expected a square like d1 at '%s'",
-                        quote(text, 24, q, sizeof q), k ? quote(s, 8, name, sizeof name) : "");
+            return fail(err, errlen, "move '%s': expected a square like d3 at '%s'",
+                        quote(text, 24, q, sizeof q), quote(s, 8, name, sizeof name));
         if (sq == -2)
             return fail(err, errlen, "move '%s': square %.*s is off the %dx%d board",
                         quote(text, 24, q, sizeof q), used ? used : 3, s, size, size);

@@ -514,6 +514,18 @@ int mc_step(mc_policy *const *seat_policy, const game_def *g, void *st, game_rng
     }
 }
 
+/* Checks that a policy can play a game of that many players; 0, or -1 with a message. */
+int mc_policy_check_players(const mc_policy *p, int players, char *err, size_t errlen) {
+    if (p->choose == mc_opt_choose && players != 2) {
+        snprintf(err, errlen,
+                 "policy opt is the exact solution of two-player Saekonungr; this game has %d "
+                 "players (use --players 2)",
+                 players);
+        return -1;
+    }
+    return 0;
+}
+
 /* Writes the list of policies and their parameters. */
 const char *mc_policy_help(void) {
     return "policies:\n"

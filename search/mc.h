@@ -52,6 +52,10 @@ int mc_choose(mc_policy *p, const void *st, int player, game_rng *rng);
 int mc_analyze(mc_policy *p, const void *st, int player, game_rng *rng, int *actions, double *value,
                int *samples);
 
+/* Checks that a policy can play a game of that many players (opt: two); 0, or -1 with a
+ * message. */
+int mc_policy_check_players(const mc_policy *p, int players, char *err, size_t errlen);
+
 /* Frees a policy's data. */
 void mc_policy_done(mc_policy *p);
 

@@ -103,7 +103,8 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
                  nnue_file_size(&r));
         return fail(err, errlen, why);
     }
-    if (crc32_of(b, len - 4) != get32(b + len - 4))
+    r.check = get32(b + len - 4);
+    if (crc32_of(b, len - 4) != r.check)
         return fail(err, errlen, "network checksum mismatch (the file is damaged)");
     if (!alloc_weights(&r)) return fail(err, errlen, "out of memory for the network");
     size_t n16 = (size_t)r.inputs * r.hidden + r.hidden + NNUE_HEADS * (size_t)r.hidden;

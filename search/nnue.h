@@ -55,7 +55,8 @@ struct nnue_net {
     int arch;         /* NNUE_ARCH_PIECES or NNUE_ARCH_KING_REACH */
     int inputs;       /* 3 * squares, or 4 * squares + 4 with the king's reach */
     int hidden;
-    int scale; /* centi-men per unit of the output */
+    int scale;      /* centi-men per unit of the output */
+    uint32_t check; /* the file's checksum: names the network in records */
     int16_t *w1, *b1, *w2;
     int32_t b2[NNUE_HEADS];
     void *mem; /* the weights' aligned allocation */

@@ -9,14 +9,17 @@ int64_t tm_elapsed_ms(const struct timeman *tm) {
            (now.tv_nsec - tm->start.tv_nsec) / 1000000;
 }
 
-/* Starts the clock of a search and plans its deadlines for the side to move. */
+/*
+ * Starts the clock of a search and plans its deadlines for the side to move. A fixed move time
+ * is used whole, as a GUI that gives one expects; the move overhead is kept back from clocks only.
+ */
 void tm_start(struct timeman *tm, const struct search_limits *l, int overhead_ms, int side) {
     clock_gettime(CLOCK_MONOTONIC, &tm->start);
     int64_t overhead = overhead_ms;
     tm->soft_ms = tm->hard_ms = 0;
     if (l->infinite) return;
     if (l->movetime_ms > 0) {
-        tm->hard_ms = l->movetime_ms - overhead > 1 ? l->movetime_ms - overhead : 1;
+        tm->hard_ms = l->movetime_ms;
         return;
     }
     if (l->time_ms[side] >= 0 && (l->time_ms[side] > 0 || l->inc_ms[side] > 0)) {

@@ -3,8 +3,8 @@
  * soft and hard deadlines planned from it. Only the search's main thread reads the clock.
  *
  * The soft deadline is checked between iterations (no new iteration starts after it); the hard
- * one stops the search wherever it is. A fixed move time is a hard deadline less the move
- * overhead; a clock gives a share of the remaining time plus most of the increment, with a hard
+ * one stops the search wherever it is. A fixed move time is a hard deadline, used whole; a clock
+ * gives a share of the remaining time plus most of the increment, with a hard
  * deadline of four shares, never more than four fifths of the clock.
  */
 #ifndef HNEFI_SEARCH_TIMEMAN_H

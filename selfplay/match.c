@@ -10,6 +10,7 @@
 
 #include "selfplay/datagen.h"
 #include "selfplay/match_impl.h"
+#include "selfplay/match_settings.h"
 #include "selfplay/records.h"
 #include "selfplay/zio.h"
 
@@ -434,15 +435,73 @@ static bool has_record(int64_t g, void *ctx) {
     return g >= 0 && g < m->total && m->out[g].done;
 }
 
+/*
+ * Checks the settings line of an existing record file against this tournament's; false with the
+ * differences in err. *has tells whether the file has a settings line.
+ */
+static bool check_settings(struct match *m, const char *settings, bool *has, char *err,
+                           size_t errlen) {
+    char *recorded = malloc(MATCH_SETTINGS_MAX), *diff = malloc(NOTE_MAX);
+    bool ok = recorded && diff;
+    *has = ok && access(m->cfg.records, F_OK) == 0 &&
+           records_comment(m->cfg.records, recorded, MATCH_SETTINGS_MAX) &&
+           match_settings_line(recorded);
+    if (*has && !match_settings_same(recorded, settings, diff, NOTE_MAX)) {
+        snprintf(err, errlen,
+                 "%s holds the games of a tournament with other settings (%s); resume with "
+                 "the same settings, or give another --records file",
+                 m->cfg.records, diff);
+        ok = false;
+    } else if (!ok) {
+        snprintf(err, errlen, "out of memory");
+    }
+    free(recorded);
+    free(diff);
+    return ok;
+}
+
 /* Opens the output files, reading back what they hold; false with a reason. */
 static bool open_outputs(struct match *m, char *err, size_t errlen) {
     char text[NOTE_MAX + 100], why[NOTE_MAX];
     if (m->cfg.records) {
+        char *settings = malloc(MATCH_SETTINGS_MAX);
+        bool has_settings = false;
+        if (!settings || !match_settings_write(&m->cfg, settings, MATCH_SETTINGS_MAX - 1)) {
+            snprintf(err, errlen, "%s",
+                     settings ? "the settings line is too long" : "out of memory");
+            free(settings);
+            return false;
+        }
+        if (!check_settings(m, settings, &has_settings, err, errlen)) {
+            free(settings);
+            return false;
+        }
         m->records_fd = records_open_append(m->cfg.records, m->cfg.v, resume_record, m, why,
                                             sizeof why, err, errlen);
         if (m->records_fd < 0) {
             if (m->error[0]) snprintf(err, errlen, "%s: %s", m->cfg.records, m->error);
+            free(settings);
             return false;
+        }
+        /* a new file starts with the settings; an old one without them is checked game by game */
+        if (!has_settings && m->st.resumed == 0 && m->beyond == 0) {
+            strcat(settings, "\n");
+            bool ok = zio_append_frame(m->records_fd, settings, strlen(settings), m->cfg.sync, why,
+                                       sizeof why);
+            free(settings);
+            if (!ok) {
+                snprintf(err, errlen, "%s: %s", m->cfg.records, why);
+                return false;
+            }
+        } else {
+            free(settings);
+            if (!has_settings) {
+                snprintf(text, sizeof text,
+                         "%s names no settings (an older hnefi wrote it): only the players and "
+                         "openings of its games are checked",
+                         m->cfg.records);
+                note(m, text);
+            }
         }
         if (why[0]) {
             snprintf(text, sizeof text, "%s", why);

@@ -87,6 +87,8 @@ struct player_spec {
     size_t hash_mib;
     /* anything else the create function needs (an external engine's command), or NULL */
     const void *ext;
+    /* an external player as text for the records' settings line (its command and options) */
+    const char *engine_text;
 };
 
 /* Reads a time control (nodes:N, depth:N, movetime:MS, BASE+INC in seconds); false with why. */

@@ -112,7 +112,9 @@ int playout_run(const playout_config *cfg, playout_stats *out, char *err, size_t
     for (int k = 0; k < n; k++) {
         mc_policy p;
         if (mc_policy_init(&p, g, cfg->policy[k], err, errlen)) return -1;
+        int bad = mc_policy_check_players(&p, n, err, errlen);
         mc_policy_done(&p);
+        if (bad) return -1;
     }
     int threads = cfg->threads;
     if (threads <= 0) {

@@ -287,7 +287,7 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
             snprintf(err, errlen, "line %lld holds a zero byte", (long long)*lineno);
             return false;
         }
-        if (n > 0 && !(n == 1 && text[i] == '\r')) {
+        if (n > 0 && !(n == 1 && text[i] == '\r') && text[i] != '#') { /* '#': a comment */
             char why[300];
             if (!records_parse(text + i, n, v, rec, t, why, sizeof why)) {
                 snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
@@ -390,4 +390,24 @@ int records_open_append(const char *path, const struct variant *v, records_fn fn
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
     if (fd < 0) snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
     return fd;
+}
+
+/* Copies the first line of a record file (plain or zstd) into out if it starts with '#'. */
+bool records_comment(const char *path, char *out, size_t outlen) {
+    char err[300];
+    size_t size, pos = 0, flen = 0;
+    char *raw = zio_read_file(path, &size, err, sizeof err), *frame = NULL;
+    const char *text = raw;
+    out[0] = '\0';
+    if (raw && zio_is_zstd(raw, size)) {
+        text = NULL;
+        if (zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, err, sizeof err) ==
+            ZIO_FRAME_OK)
+            text = frame;
+    }
+    bool found = text && text[0] == '#';
+    if (found) snprintf(out, outlen, "%.*s", (int)strcspn(text, "\r\n"), text);
+    free(frame);
+    free(raw);
+    return found;
 }

@@ -6,8 +6,10 @@
  * A tournament appends each line as its own checksummed zstd frame (selfplay/zio.h). Reading a
  * file back (records_scan) accepts plain text, zstd, and lines of four fields (the real-game
  * files); every line is replayed, so a line whose moves, captures or result do not fit the rules
- * is refused as damaged, naming the line. records_open_append reopens a tournament's file: a
- * half-written frame at the end is cut off (with a message), anything else damaged is refused.
+ * is refused as damaged, naming the line. Lines that start with '#' are comments and skipped (a
+ * tournament's first line holds its settings, selfplay/match_settings.h). records_open_append
+ * reopens a tournament's file: a half-written frame at the end is cut off (with a message),
+ * anything else damaged is refused.
  */
 #ifndef HNEFI_SELFPLAY_RECORDS_H
 #define HNEFI_SELFPLAY_RECORDS_H
@@ -65,6 +67,10 @@ typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
  */
 bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
                   size_t *good_end, bool *truncated, char *err, size_t errlen);
+
+/* Copies the first line of a record file (plain or zstd) into out if it is a comment (starts
+ * with '#', as a tournament's settings line does); false if it is not, or cannot be read. */
+bool records_comment(const char *path, char *out, size_t outlen);
 
 /*
  * Opens a tournament's record file for appending, creating it if needed, after calling fn for

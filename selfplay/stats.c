@@ -33,6 +33,7 @@ static void estimate(const double *x, const double *n, int k, struct stats_estim
         sum += n[i] * x[i];
     }
     out->units = (int64_t)llround(total);
+    out->spread = false;
     if (total <= 0) {
         out->score = 0.5;
         out->var = out->se = out->elo = out->elo_lo = out->elo_hi = 0;
@@ -45,8 +46,10 @@ static void estimate(const double *x, const double *n, int k, struct stats_estim
     out->var = sq / total;
     out->se = sqrt(out->var / total);
     out->elo = stats_elo(m);
-    out->elo_lo = stats_elo(m - z95 * out->se);
-    out->elo_hi = stats_elo(m + z95 * out->se);
+    out->spread = out->var > 0;
+    /* no spread: the error is unknown, so is the interval (not zero wide) */
+    out->elo_lo = out->spread ? stats_elo(m - z95 * out->se) : -HUGE_VAL;
+    out->elo_hi = out->spread ? stats_elo(m + z95 * out->se) : HUGE_VAL;
     if (out->se > 0)
         out->los = stats_phi((m - 0.5) / out->se);
     else
@@ -70,11 +73,16 @@ void stats_wdl_estimate(int64_t wins, int64_t draws, int64_t losses, struct stat
     estimate(x, c, WDL_VALUES, out);
 }
 
-/* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 with no pairs). */
+/* Tells whether the counts say anything on who is stronger: some pair did not split 1-1. */
+bool stats_penta_informative(const int64_t n[STATS_PENTA]) {
+    for (int i = 0; i < STATS_PENTA; i++)
+        if (i != 2 && n[i] > 0) return true;
+    return false;
+}
+
+/* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 when uninformative). */
 double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1) {
-    int64_t pairs = 0;
-    for (int i = 0; i < STATS_PENTA; i++) pairs += n[i];
-    if (pairs == 0) return 0.0;
+    if (!stats_penta_informative(n)) return 0.0; /* no pairs, or every pair split 1-1 */
     double x[STATS_PENTA], c[STATS_PENTA], total = 0, sum = 0, sq = 0;
     for (int i = 0; i < STATS_PENTA; i++) {
         x[i] = i / 4.0;

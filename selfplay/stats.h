@@ -23,6 +23,14 @@
  *
  * The same estimates exist for plain win/draw/loss counts (three values 1, 0.5, 0 per game), for
  * tables of players that meet several opponents.
+ *
+ * Samples without spread. When every unit scored the same, the variance is zero and the normal
+ * approximation has nothing to say about the error: the estimate is marked (spread false) and its
+ * interval is unbounded (elo_lo -inf, elo_hi +inf), never the zero-width interval the formula
+ * gives. When every pair split 1-1 (each side won its own game, or both were drawn, as in
+ * self-play where the side decides), the games carry no information on which player is stronger:
+ * the LLR is 0 and the SPRT stays undecided (the regularised formula would leap to a bound set by
+ * the 0.001 pairs alone). Every pair won 2-0 (or lost) still counts for its side.
  */
 #ifndef HNEFI_SELFPLAY_STATS_H
 #define HNEFI_SELFPLAY_STATS_H
@@ -46,6 +54,7 @@ struct stats_estimate {
     double se;     /* standard error of the mean */
     double elo, elo_lo, elo_hi;
     double los;
+    bool spread; /* the units' scores differ; false: every unit scored the same (or none) */
 };
 
 /* The SPRT's settings and its two bounds on the LLR. */
@@ -73,7 +82,12 @@ void stats_penta_estimate(const int64_t n[STATS_PENTA], struct stats_estimate *o
 /* Estimates from win, draw and loss counts of single games. */
 void stats_wdl_estimate(int64_t wins, int64_t draws, int64_t losses, struct stats_estimate *out);
 
-/* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 with no pairs). */
+/* Tells whether pentanomial counts say anything on who is stronger: false with no pairs, or
+ * when every pair split 1-1. */
+bool stats_penta_informative(const int64_t n[STATS_PENTA]);
+
+/* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 with no pairs, and when
+ * every pair split 1-1). */
 double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1);
 
 /* Sets up an SPRT; false with a reason if the settings make no sense (alpha 0, elo1 <= elo0...). */

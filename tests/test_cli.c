@@ -2,6 +2,7 @@
  * Command-line tests: runs the real hnefi binary and checks its output and exit status for good
  * and bad arguments (every bad path must print an error naming the problem and exit non-zero).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,23 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Checks that a command fails without printing unwanted (work it should not have started). */
+static void bad_without(const char *args, const char *unwanted) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st != 0 && st != -1 && !strstr(out, unwanted), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
+/* Checks that a command's help succeeds and does not mention word (an option it refuses). */
+static void help_lacks(const char *args, const char *word) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st == 0 && strstr(out, "usage: hnefi") && !strstr(out, word), __FILE__,
+                      __LINE__, args))
+        fprintf(stderr, "    status %d, '%s' in:\n%s\n", st, word, out);
+}
+
 /* Runs every command-line test. */
 int main(void) {
     ok("perft 3", "806344 nodes");
@@ -63,11 +81,43 @@ int main(void) {
     ok("bench 2", " nps");
     bad("analyze --depth 0", "--depth '0'");
     bad("analyze --time -1", "--time '-1'");
+    bad("analyze --time", "option --time needs a value");
+    bad("analyze --weights ''", "option --weights needs a file");
     bad("analyze --hash lots", "--hash 'lots'");
     bad("analyze --threads 0", "--threads '0'");
     bad("analyze --weights foo=1", "unknown evaluation weight 'foo'");
     bad("analyze --weights attacker=x", "expected name=integer");
-    bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write");
+    bad("analyze --weights /nonexistent/w.txt", "cannot open /nonexistent/w.txt");
+    bad("analyze --weights", "needs a file");
+    char wfile[] = "/tmp/hnefi-cli-weights-XXXXXX", wargs[128];
+    int wfd = mkstemp(wfile);
+    if (CHECK(wfd >= 0)) {
+        CHECK(write(wfd, "tempo=10\nfoo=1\n", 16) == 16);
+        close(wfd);
+        snprintf(wargs, sizeof wargs, "analyze --depth 1 --weights %s", wfile);
+        bad(wargs, "unknown evaluation weight 'foo'"); /* the file is read, naming its fault */
+        wfd = open(wfile, O_WRONLY | O_TRUNC);
+        CHECK(write(wfd, "tempo=12\n", 9) == 9);
+        close(wfd);
+        ok(wargs, "bestmove");
+        unlink(wfile);
+    }
+    /* an unwritable --svg is refused before the search (no board, no depth lines) */
+    bad("analyze --svg /nonexistent/dir/x.svg --depth 1", "cannot write /nonexistent/dir/x.svg");
+    bad_without("analyze --svg /nonexistent/dir/x.svg --depth 1", "bestmove");
+    /* a finished game: the position is drawn with its result, and the command says so */
+    unlink("/tmp/hnefi-test-over.svg");
+    ok("analyze --fen '11/11/11/11/11/11/4aka4/11/5a5/11/11 a' --moves f3f4 --svg "
+       "/tmp/hnefi-test-over.svg",
+       "wrote /tmp/hnefi-test-over.svg");
+    FILE *over = fopen("/tmp/hnefi-test-over.svg", "r");
+    char svgtext[1 << 14] = "";
+    if (CHECK(over)) {
+        svgtext[fread(svgtext, 1, sizeof svgtext - 1, over)] = 0;
+        fclose(over);
+    }
+    CHECK(strstr(svgtext, "the game is over: attackers win") && strstr(svgtext, "</svg>"));
+    unlink("/tmp/hnefi-test-over.svg");
     bad("analyze --bogus", "unknown argument '--bogus'");
     bad("bench x", "bench depth 'x'");
     bad("bench 2 0", "bench threads '0'");
@@ -92,11 +142,19 @@ int main(void) {
     bad("perft --variant chess 2", "unknown variant 'chess'");
     bad("perft --variant", "needs a value");
     bad("perft --fen 'x' 1", "--fen: FEN row 1");
-    bad("show --moves 'd1d3 zz'", "ply 2: move 'zz'");
+    bad("show --moves 'd1d3 zz'", "ply 2: move 'zz': does not start with a square like d1");
+    bad("show --moves 'd1'", "ply 1: move 'd1': a second square (like d3) must follow");
     bad("show --moves 'd1d3 d1d2'", "no piece on d1");
     bad("show --rule repetition=sometimes", "unknown value 'sometimes'");
     bad("show --rule nokey", "expected key=value");
     bad("show --rules 'dim:8 start:/'", "board size must be 7, 9 or 11");
     bad("show extra", "unknown argument 'extra'");
+    /* variant prints rules: a position given to it is refused, and its help does not offer one */
+    bad("variant --fen garbage --moves zz", "--fen does not apply");
+    bad("variant --moves zz", "--moves does not apply");
+    help_lacks("variant --help", "--fen");
+    help_lacks("variant --help", "--moves");
+    help_lacks("tune --help", "--fen");
+    help_lacks("tune --help", "--moves");
     return check_done();
 }

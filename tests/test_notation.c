@@ -107,8 +107,12 @@ static void moves(void) {
     CHECK_EQ_STR(out, "d1-d3xd2xe3");
 
     move_bad("copenhagen", NULL, "z1d3", "square z1 is off the 11x11 board");
-    move_bad("copenhagen", NULL, "1d3", "expected a square");
-    move_bad("copenhagen", NULL, "d1", "expected a square");
+    move_bad("copenhagen", NULL, "1d3", "move '1d3': does not start with a square like d1");
+    move_bad("copenhagen", NULL, "zz", "move 'zz': does not start with a square like d1");
+    move_bad("copenhagen", NULL, "d1", "move 'd1': a second square (like d3) must follow");
+    move_bad("copenhagen", NULL, "d1-", "move 'd1-': a second square (like d3) must follow");
+    move_bad("copenhagen", NULL, "d1zz", "move 'd1zz': expected a square like d3 at 'zz'");
+    move_bad("copenhagen", NULL, "", "empty move");
     move_bad("copenhagen", NULL, "d1l1", "off the 11x11 board");
     move_bad("copenhagen", NULL, "d1d12", "off the 11x11 board");
     move_bad("brandubh", NULL, "d1h1", "off the 7x7 board");

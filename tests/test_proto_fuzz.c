@@ -25,7 +25,7 @@
 #include "engine/tafl.h"
 #include "pipe_process.h"
 
-enum { WRITE_WAIT = 60000, TAIL_MAX = 1 << 16 };
+enum { WRITE_WAIT = 300000, TAIL_MAX = 1 << 16 }; /* ms: a hang guard, never a speed check */
 
 #define BRANDUB                                                                                    \
     "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"

@@ -16,7 +16,7 @@
 #include "engine/tafl.h"
 #include "pipe_process.h"
 
-enum { WAIT = 30000 };
+enum { WAIT = 300000 }; /* ms: a hang fails, never a slow run (sanitizers, a loaded machine) */
 
 #define BRANDUB                                                                                    \
     "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
@@ -306,6 +306,8 @@ static void test_bad_input(void) {
         {"opponent-move", "error 0 opponent-move: expected"},
         {"opponent-move zz-zz", "error 0 opponent-move:"},
         {"opponent-move d1-d9 /bad/", "error 0 position record"},
+        /* the record's error once, not "position record: position record row 1: ..." */
+        {"move /x6/7/7/7/7/7/7/", "error 0 position record row 1: unknown piece 'x'"},
         {"move", "error 0 move: expected"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

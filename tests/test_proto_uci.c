@@ -16,7 +16,7 @@
 #include "engine/tafl.h"
 #include "pipe_process.h"
 
-enum { WAIT = 30000 }; /* ms: generous for the sanitizer build; a hang fails, never a slow run */
+enum { WAIT = 300000 }; /* ms: a hang fails, never a slow run (sanitizers, a loaded machine) */
 
 #define START_FEN "3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 a"
 
@@ -218,6 +218,38 @@ static void test_searches(void) {
     CHECK(pipe_process_ask(&p, "go depth 3", "info string the game is over: attackers win", NULL, 0,
                            WAIT));
     CHECK(pipe_process_expect(&p, "bestmove (none)", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/*
+ * Command-line settings and the move time: hnefi uci --hash, --threads and --move-overhead become
+ * the defaults `uci` reports, and `go movetime` is used whole whatever the overhead (the overhead
+ * is for clocks): bestmove comes no sooner than the move time (a lower bound only, so a loaded
+ * machine cannot fail it).
+ */
+static void test_command_line_options(void) {
+    struct pipe_process p;
+    char *argv[] = {HNEFI_BINARY,      "uci", "--hash", "8", "--threads", "2",
+                    "--move-overhead", "250", NULL};
+    if (!CHECK(pipe_process_start(&p, argv, NULL))) return;
+    pipe_process_send(&p, "uci", WAIT);
+    int seen = 0;
+    while (pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && strcmp(line, "uciok")) {
+        seen += strncmp(line, "option name Hash type spin default 8 ", 37) == 0;
+        seen += strncmp(line, "option name Threads type spin default 2 ", 40) == 0;
+        seen += strncmp(line, "option name MoveOverhead type spin default 250 ", 47) == 0;
+    }
+    CHECK_EQ_INT(seen, 3);
+    CHECK(silent(&p, "setoption name Threads value 1"));
+    CHECK(silent(&p, "position startpos"));
+    int infos;
+    double t0 = now_ms();
+    pipe_process_send(&p, "go movetime 300", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    double waited = now_ms() - t0;
+    if (!CHECK(waited >= 300))
+        fprintf(stderr, "    bestmove after %.0f ms of a 300 ms move time\n", waited);
+    CHECK(pipe_process_ask(&p, "quit", "bye", NULL, 0, WAIT));
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
 }
 
@@ -459,6 +491,9 @@ static void test_arguments(void) {
     arguments("otep", "--help", NULL, 0, "usage: hnefi otep");
     arguments("htp", "--help", NULL, 0, "usage: hnefi htp");
     arguments("uci", "--depth", "3", 2, "--depth is for otep and htp");
+    arguments("uci", "--move-overhead", "-1", 2, "--move-overhead '-1'");
+    arguments("otep", "--move-overhead", "5001", 2, "--move-overhead '5001'");
+    arguments("htp", "--move-overhead", NULL, 2, "needs a value");
     arguments("uci", "--variant", "chess", 2, "unknown variant 'chess'");
     arguments("uci", "--bogus", NULL, 2, "unknown argument '--bogus'");
     arguments("uci", "--hash", "0", 2, "--hash '0'");
@@ -473,10 +508,46 @@ static void test_arguments(void) {
     arguments("uci", "--variant", "brandubh", 0, ""); /* no input: exits at once */
 }
 
+/* Runs hnefi CMD --help; true if the text has every word of want and none of refuse. */
+static bool help_has(const char *cmd, const char *want, const char *refuse) {
+    struct pipe_process p;
+    char *argv[] = {HNEFI_BINARY, (char *)cmd, "--help", NULL};
+    if (!pipe_process_start(&p, argv, NULL)) return false;
+    char text[8192] = "";
+    for (size_t n = 0; pipe_process_read_line(&p, line, sizeof line, WAIT) == 1;)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s\n", line) % sizeof text;
+    bool ok = pipe_process_wait(&p, WAIT) == 0;
+    char words[256];
+    snprintf(words, sizeof words, "%s %s", want, refuse);
+    size_t nwant = strlen(want);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        bool wanted = (size_t)(w - words) < nwant, has = strstr(text, w) != NULL;
+        if (has != wanted) {
+            fprintf(stderr, "    hnefi %s --help %s %s\n", cmd, wanted ? "lacks" : "lists", w);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* Each protocol command's help lists the options it takes and no other. */
+static void test_help_texts(void) {
+    CHECK(help_has("uci", "--variant --hash --threads --move-overhead",
+                   "--movetime --depth --nodes"));
+    CHECK(help_has("otep", "--hash --threads --move-overhead --movetime --depth --nodes",
+                   "--variant --server"));
+    CHECK(help_has("htp",
+                   "--server --connect --repeat-moves --hash --threads --move-overhead --movetime "
+                   "--depth --nodes",
+                   "--variant"));
+}
+
 /* Runs every UCI transcript. */
 int main(void) {
     test_arguments();
+    test_help_texts();
     test_handshake();
+    test_command_line_options();
     test_searches();
     test_held_searches();
     test_end_of_input();

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
+#include "selfplay/match_settings.h"
 #include "selfplay/records.h"
 #include "selfplay/zio.h"
 #include "test_selfplay_util.h"
@@ -76,6 +77,7 @@ static void two_players(struct match_config *c, struct player_spec p[2], uint64_
 
 /* Tells whether two statuses hold the same counts for their first encounter. */
 static bool same_stats(const struct match_status *a, const struct match_status *b) {
+    if (!a->enc || !b->enc || a->nenc < 1 || b->nenc < 1) return false; /* a match that failed */
     const struct match_encounter *x = &a->enc[0], *y = &b->enc[0];
     return a->counted == b->counted && memcmp(x->penta, y->penta, sizeof x->penta) == 0 &&
            memcmp(x->wdl, y->wdl, sizeof x->wdl) == 0 && a->plies == b->plies &&
@@ -84,6 +86,7 @@ static bool same_stats(const struct match_status *a, const struct match_status *
 
 /* Checks the bookkeeping of a finished two-player match of n games. */
 static void check_books(const struct match_status *st, int64_t n) {
+    if (!CHECK(st->enc && st->nenc >= 1)) return; /* a match that failed has no encounters */
     const struct match_encounter *e = &st->enc[0];
     int64_t games = 0, pairs = 0, ends = 0;
     for (int s = 0; s < SIDE_NB; s++)
@@ -151,20 +154,27 @@ static void test_determinism(void) {
     match_status_free(&b);
 }
 
-/* An external engine player: the fake engine with a script. */
+/*
+ * An external engine player: the fake engine with a script. An engine that answers is taken as
+ * soon as it is ready; the start-up limit only ends the wait for one that never answers, so it is
+ * a minute: a sanitizer build of `hnefi uci` on a loaded machine needs seconds for its uciok.
+ */
 static void fake_player(struct player_spec *p, struct uci_engine *e, const char *name,
                         const char *cmd) {
     memset(e, 0, sizeof *e);
     e->cmd = cmd;
-    e->startup_ms = 1500;
+    e->startup_ms = 60000;
     player_spec_search(p, name);
     p->create = uci_player_create;
     p->ext = e;
 }
 
-/* Runs alpha (in-process) against a scripted fake engine; returns match_run's result. */
+/*
+ * Runs alpha (in-process) against a scripted fake engine; returns match_run's result. A positive
+ * startup_ms replaces the fake's start-up limit (for an engine that never finishes its handshake).
+ */
 static int against_fake(const char *script, int64_t games, struct time_control *tc,
-                        struct match_status *st, char *err, size_t errlen) {
+                        int64_t startup_ms, struct match_status *st, char *err, size_t errlen) {
     struct match_config c;
     struct player_spec p[2];
     struct uci_engine e;
@@ -172,6 +182,7 @@ static int against_fake(const char *script, int64_t games, struct time_control *
     snprintf(cmd, sizeof cmd, "%s %s", FAKE_ENGINE, script);
     two_players(&c, p, 300, 300, games);
     fake_player(&p[1], &e, "fake", cmd);
+    if (startup_ms > 0) e.startup_ms = startup_ms;
     if (tc) p[1].tc = *tc;
     c.adj.time_margin_ms = 20;
     return match_run(&c, st, err, errlen);
@@ -190,38 +201,41 @@ static void test_faulty_engines(void) {
         illegal = match_end_slot(GAME_END_ILLEGAL, 0),
         timeout = match_end_slot(GAME_END_TIMEOUT, 0);
     /* a sound fake engine plays out its games */
-    CHECK(against_fake("", 2, NULL, &st, err, sizeof err) == 0);
+    CHECK(against_fake("", 2, NULL, 0, &st, err, sizeof err) == 0);
     check_books(&st, 2);
     CHECK_EQ_INT(st.ends[crash] + st.ends[hang] + st.ends[illegal], 0);
     match_status_free(&st);
     /* crashes on its third move of every process: restarted for each game */
-    CHECK(against_fake("--crash-after 2", 4, NULL, &st, err, sizeof err) == 0);
+    CHECK(against_fake("--crash-after 2", 4, NULL, 0, &st, err, sizeof err) == 0);
     check_books(&st, 4);
     CHECK_EQ_INT(st.ends[crash], 4);
     CHECK_EQ_INT(alpha_wins(&st), 4);
     match_status_free(&st);
-    /* hangs after its first move (a move time of 30 ms, deadline 1 s past it) */
+    /* never answers a go (a move time of 30 ms, deadline 1 s past it); it hangs on its first
+       move, so no answer of it has to beat a clock on a loaded machine */
     struct time_control tc = {.kind = TC_MOVETIME, .movetime_ms = 30};
-    CHECK(against_fake("--hang-after 1", 2, &tc, &st, err, sizeof err) == 0);
+    CHECK(against_fake("--hang-after 0", 2, &tc, 0, &st, err, sizeof err) == 0);
     check_books(&st, 2);
     CHECK_EQ_INT(st.ends[hang], 2);
     CHECK_EQ_INT(alpha_wins(&st), 2);
     match_status_free(&st);
-    /* too slow for its move time, but answering: a loss on time */
-    CHECK(against_fake("--slow 200", 2, &tc, &st, err, sizeof err) == 0);
+    /* too slow for its move time (200 ms against 30 + 20), but answering well before the hang
+       deadline (1050 ms): a loss on time */
+    CHECK(against_fake("--slow 200", 2, &tc, 0, &st, err, sizeof err) == 0);
     CHECK_EQ_INT(st.ends[timeout], 2);
     match_status_free(&st);
     /* an illegal move, an unreadable move, no move */
     static const char *const bad[] = {"--illegal-after 2", "--garbage-after 0", "--none-after 1"};
     for (int i = 0; i < 3; i++) {
-        CHECK(against_fake(bad[i], 2, NULL, &st, err, sizeof err) == 0);
+        CHECK(against_fake(bad[i], 2, NULL, 0, &st, err, sizeof err) == 0);
         check_books(&st, 2);
         CHECK_EQ_INT(st.ends[illegal], 2);
         CHECK_EQ_INT(alpha_wins(&st), 2);
         match_status_free(&st);
     }
-    /* an engine that never starts stops the match before it begins, with a reason */
-    CHECK(against_fake("--no-uciok", 2, NULL, &st, err, sizeof err) != 0);
+    /* an engine that never starts stops the match before it begins, with a reason (it never
+       answers, so a short start-up limit cannot fail on a slow machine) */
+    CHECK(against_fake("--no-uciok", 2, NULL, 300, &st, err, sizeof err) != 0);
     CHECK(strstr(err, "fake cannot start") && strstr(err, "uciok"));
     match_status_free(&st);
 }
@@ -240,6 +254,25 @@ static int fakes(const char *script_a, const char *script_b, const struct adjudi
     fake_player(&p[1], &e[1], "two", cmd[1]);
     c.adj = *adj;
     return match_run(&c, st, err, errlen);
+}
+
+/*
+ * Two copies of one deterministic engine split every pair 1-1 (the same moves from the same
+ * opening, sides swapped): no information, so the SPRT never decides and the report says why
+ * rather than showing a zero-width interval.
+ */
+static void test_split_pairs(void) {
+    char cmd[1200], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s match --variant brandubh --games 40 --max-plies 60 --sprt elo0=0,elo1=5 --quiet "
+             "--player name=a cmd=%s --player name=b cmd=%s",
+             HNEFI_BINARY, FAKE_ENGINE, FAKE_ENGINE);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
+    CHECK(strstr(out, "40 of 40 games counted") && strstr(out, "0 0 20 0 0"));
+    CHECK(strstr(out, "every pair split 1-1, so the games carry no information yet"));
+    CHECK(strstr(out, "LLR 0.00") && strstr(out, "no decision: every pair split 1-1"));
+    if (!CHECK(!strstr(out, "accepted") && !strstr(out, "[+0.0, +0.0]")))
+        fprintf(stderr, "%s", out);
 }
 
 /* Resignation, agreed draws, and the ply limits end games as configured. */
@@ -321,27 +354,69 @@ static void test_sprt_stop(void) {
     match_status_free(&again);
 }
 
-/* Records of another tournament are refused; a longer run of the same one resumes. */
+/* Copies a record file's games (not its settings line) into a new zstd file, as hnefi wrote
+ * record files before they began with their settings. */
+static void strip_settings(const char *from, const char *to) {
+    char *lines = sorted_lines(from), err[300];
+    unlink(to);
+    int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CHECK(lines && fd >= 0);
+    for (char *save = NULL, *l = lines ? strtok_r(lines, "\n", &save) : NULL; l && fd >= 0;
+         l = strtok_r(NULL, "\n", &save)) {
+        char line[8192];
+        snprintf(line, sizeof line, "%s\n", l);
+        CHECK(zio_append_frame(fd, line, strlen(line), false, err, sizeof err));
+    }
+    if (fd >= 0) close(fd);
+    free(lines);
+}
+
+/*
+ * Records of a tournament with other settings are refused, naming each setting that differs; a
+ * longer run of the same one resumes. Old files without a settings line are still checked game
+ * by game (players, openings).
+ */
 static void test_resume_checks(void) {
     struct match_config c;
     struct player_spec p[2];
     struct match_status st;
-    char err[400];
+    char err[1000];
     two_players(&c, p, 200, 200, 4);
     c.records = tmp_path(3, "other.zst");
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     match_status_free(&st);
-    snprintf(p[1].name, sizeof p[1].name, "gamma");
-    CHECK(match_run(&c, &st, err, sizeof err) != 0);
-    CHECK(strstr(err, "another tournament") != NULL);
-    match_status_free(&st);
-    snprintf(p[1].name, sizeof p[1].name, "beta");
-    c.seed = 12;
-    CHECK(match_run(&c, &st, err, sizeof err) != 0);
-    CHECK(strstr(err, "another opening") != NULL);
-    match_status_free(&st);
-    c.seed = 11;
-    c.games = 8;
+    char first[4096];
+    CHECK(records_comment(c.records, first, sizeof first) && match_settings_line(first));
+    CHECK(strstr(first, " alpha.tc=nodes:200 ") && strstr(first, " beta.weights=default"));
+    static const struct {
+        const char *what, *want;
+    } changes[] = {
+        {"name", "players: alpha,beta in the records, alpha,gamma now"},
+        {"seed", "seed: 11 in the records, 12 now"},
+        {"tc", "beta.tc: nodes:200 in the records, nodes:400 now"},
+        {"lmr", "alpha.lmr: on in the records, off now"},
+        {"variant", "variant: copenhagen in the records, brandubh now"},
+        {"max-plies", "max-plies: 300 in the records, 200 now"},
+    };
+    for (size_t k = 0; k < sizeof changes / sizeof *changes; k++) {
+        two_players(&c, p, 200, 200, 4);
+        c.records = tmp_path(3, "other.zst");
+        if (k == 0) snprintf(p[1].name, sizeof p[1].name, "gamma");
+        if (k == 1) c.seed = 12;
+        if (k == 2) p[1].tc.nodes = 400;
+        if (k == 3) p[0].opt.lmr = false;
+        if (k == 4) c.v = variant_by_name("brandubh");
+        if (k == 5) c.adj.max_plies = 200;
+        bool refused = match_run(&c, &st, err, sizeof err) != 0;
+        if (!CHECK(refused && strstr(err, "a tournament with other settings") &&
+                   strstr(err, changes[k].want) && !strstr(err, "damaged")))
+            fprintf(stderr, "    %s: %s\n", changes[k].what, err);
+        match_status_free(&st);
+    }
+    /* more games of the same tournament: resumed (the SPRT and concurrency may change too) */
+    two_players(&c, p, 200, 200, 8);
+    c.records = tmp_path(3, "other.zst");
+    c.concurrency = 1;
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     CHECK_EQ_INT(st.resumed, 4);
     CHECK_EQ_INT(st.played, 4);
@@ -355,6 +430,23 @@ static void test_resume_checks(void) {
     free(x);
     free(y);
     match_status_free(&st);
+    /* a file without a settings line: every game is checked against the schedule */
+    strip_settings(tmp_path(3, "other.zst"), tmp_path(5, "old.zst"));
+    c.records = tmp_path(5, "old.zst");
+    snprintf(p[1].name, sizeof p[1].name, "gamma");
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another tournament") != NULL);
+    match_status_free(&st);
+    snprintf(p[1].name, sizeof p[1].name, "beta");
+    c.seed = 12;
+    CHECK(match_run(&c, &st, err, sizeof err) != 0);
+    CHECK(strstr(err, "another opening") != NULL);
+    match_status_free(&st);
+    c.seed = 11;
+    CHECK(match_run(&c, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.resumed, 8);
+    match_status_free(&st);
+    CHECK(!records_comment(c.records, first, sizeof first)); /* none is added to an old file */
 }
 
 /* Three players: a round robin has three encounters, a gauntlet two. */
@@ -479,15 +571,19 @@ static void test_kill_and_resume(void) {
               "--player", "name=b", "lmr=off", "--records", recarg, (char *)NULL);
         _exit(127);
     }
-    /* wait until a few games are written, then kill at once */
-    int seen = 0;
-    for (int i = 0; i < 3000 && seen < 3; i++) {
+    /* wait until a few games are written (however long a loaded machine takes; the run ending
+       first is fine too), then kill at once */
+    int status;
+    bool ended = false;
+    for (int seen = 0; seen < 3 && !ended;) {
         sleep_ms(10);
         seen = records_in(rec);
+        ended = waitpid(pid, &status, WNOHANG) == pid;
     }
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
     int written = records_in(rec);
     CHECK(written >= 3);
     if (written >= games)
@@ -556,7 +652,17 @@ static void test_command_lines(void) {
     CHECK(strstr(out, "[attackers:hnefi-b]") && strstr(out, "[round:1]") && strstr(out, "1. "));
     snprintf(cmd, sizeof cmd, "%s games convert %s --to text --result draw --min-plies 1000",
              HNEFI_BINARY, rec);
-    CHECK(run_command(cmd, out, sizeof out) == 0 && out[0] == '\0');
+    CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "none of the 4 games of ") &&
+          strstr(out, "passes the filters") && !strstr(out, ",Draw"));
+    /* a game that is not in the file is an error, naming the numbers there are (lines for the
+       4-field real-game files) */
+    snprintf(cmd, sizeof cmd,
+             "%s games list %s/copenhagen-games.csv.zst --rule repetition=none --game 99999",
+             HNEFI_BINARY, HNEFI_TEST_DATA);
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "its lines run from 1 to 1752"));
+    snprintf(cmd, sizeof cmd, "%s games convert %s --to otg --game 99", HNEFI_BINARY, rec);
+    CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "--game 99") &&
+          strstr(out, "no such game (its game numbers run from 0 to 3)"));
     /* every command explains itself */
     static const char *const helps[] = {"selfplay --help", "match -h", "games --help"};
     for (int i = 0; i < 3; i++) {
@@ -580,6 +686,9 @@ static void test_command_lines(void) {
         {"selfplay --draw 2", "--draw '2'", 2},
         {"selfplay --scoring chess", "--scoring 'chess'", 2},
         {"selfplay --openings /nonexistent/o.txt", "cannot open", 2},
+        {"selfplay --openings no-such-openings.txt", "no such file here, nor in hnefi's data", 2},
+        {"selfplay --shuffle", "--shuffle orders the lines of an --openings file", 2},
+        {"selfplay --random-plies 4 --openings x.txt", "--random-plies makes random openings", 2},
         {"selfplay --fen 11/11 a", "not for tournaments", 2},
         {"selfplay --variant chess", "unknown variant", 2},
         {"selfplay --bogus", "unknown argument '--bogus'", 2},
@@ -590,6 +699,10 @@ static void test_command_lines(void) {
         {"match --player weights=/nonexistent/w --player", "weights", 2},
         {"match --player name=a --player name=a", "two players are called a", 1},
         {"match --player name=a --player name=b cmd=/nonexistent/engine", "command not found", 1},
+        {"match --player name=a --player name=b cmd=x threads=2",
+         "player b: 'threads=2' sets an in-process hnefi", 2},
+        {"match --player name=a option.Hash=8 --player name=b", "option.Hash is for an external",
+         2},
         {"games list", "a record file is needed", 2},
         {"games frobnicate x", "unknown action", 2},
         {"games convert x.zst", "--to text or --to otg", 2},
@@ -604,6 +717,31 @@ static void test_command_lines(void) {
         if (!ok) fprintf(stderr, "  '%s' gave %d: %s", bad[i].args, rc, out);
         CHECK(ok);
     }
+    /* the same command with another time control does not resume the records: it names both */
+    const char *sp = tmp_path(6, "tc.zst");
+    unlink(sp);
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 6 --tc nodes:300 --quiet --records %s",
+             HNEFI_BINARY, sp);
+    CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "6 of 6 games counted"));
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 6 --tc nodes:400 --quiet --records %s",
+             HNEFI_BINARY, sp);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "hnefi-a.tc: nodes:300 in the records, nodes:400 now") &&
+          strstr(out, "hnefi-b.tc: nodes:300 in the records, nodes:400 now") &&
+          !strstr(out, "games counted"));
+    /* an external engine's command is a setting too */
+    snprintf(cmd, sizeof cmd,
+             "%s match --games 2 --tc nodes:100 --quiet --records %s --player name=hnefi-a "
+             "--player name=hnefi-b cmd=%s",
+             HNEFI_BINARY, sp, FAKE_ENGINE);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "hnefi-b.engine: (none) in the records, ") &&
+          strstr(out, "hnefi-b.threads: 1 in the records, (none) now"));
+    /* an unwritable report is refused before any game is played */
+    snprintf(cmd, sizeof cmd, "%s selfplay --games 2 --tc nodes:50 --report /nonexistent/r.svg",
+             HNEFI_BINARY);
+    CHECK(run_command(cmd, out, sizeof out) == 1 &&
+          strstr(out, "cannot write /nonexistent/r.svg") && !strstr(out, "games counted"));
     /* a damaged record file is refused by games and by a tournament, and left alone */
     FILE *f = fopen(rec, "r+b");
     fseek(f, 30, SEEK_SET);
@@ -625,6 +763,7 @@ int main(void) {
     test_determinism();
     test_faulty_engines();
     test_adjudication();
+    test_split_pairs();
     test_sprt_stop();
     test_resume_checks();
     test_round_robin();

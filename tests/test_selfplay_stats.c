@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "check.h"
 #include "selfplay/stats.h"
@@ -78,6 +79,35 @@ static void test_empty(void) {
 }
 
 /*
+ * Samples without spread: the interval is unbounded, not zero wide. Every pair split 1-1 carries
+ * no information on the players: LLR 0 and no decision however many pairs (the regularised
+ * formula gave -66 for 20 such pairs with elo0 = 0, elo1 = 5: H0). Every pair won 2-0 still
+ * decides for H1.
+ */
+static void test_no_spread(void) {
+    const int64_t split[STATS_PENTA] = {0, 0, 20, 0, 0}, won[STATS_PENTA] = {0, 0, 0, 0, 20},
+                  half[STATS_PENTA] = {0, 0, 0, 20, 0}, mixed[STATS_PENTA] = {0, 0, 19, 1, 0};
+    struct stats_estimate e;
+    stats_penta_estimate(split, &e);
+    CHECK(!e.spread && isinf(e.elo_lo) && e.elo_lo < 0 && isinf(e.elo_hi) && e.elo_hi > 0);
+    CHECK(near(e.elo, 0, 1e-12));
+    CHECK(!stats_penta_informative(split));
+    CHECK(near(stats_penta_llr(split, 0, 5), 0.0, 0));
+    struct sprt s;
+    char err[200];
+    CHECK(sprt_init(&s, 0, 5, 0.05, 0.05, err, sizeof err));
+    CHECK_EQ_INT(sprt_decide(&s, stats_penta_llr(split, 0, 5), 20), SPRT_CONTINUE);
+    stats_penta_estimate(half, &e);
+    CHECK(!e.spread && isinf(e.elo_lo) && isinf(e.elo_hi) && stats_penta_informative(half));
+    CHECK(stats_penta_llr(won, 0, 5) > s.upper && stats_penta_informative(won));
+    CHECK_EQ_INT(sprt_decide(&s, stats_penta_llr(won, 0, 5), 20), SPRT_H1);
+    /* one pair that did not split: a spread, a finite interval and an LLR from the formula */
+    stats_penta_estimate(mixed, &e);
+    CHECK(e.spread && isfinite(e.elo_lo) && isfinite(e.elo_hi) && e.elo_lo < e.elo_hi);
+    CHECK(stats_penta_informative(mixed) && stats_penta_llr(mixed, 0, 5) != 0.0);
+}
+
+/*
  * LLR = N (s1 - s0)(2m - s0 - s1) / (2 var). For 1, 2, 3, 2, 2 and elo0 = 0, elo1 = 10:
  * s0 = 0.5, s1 = 0.5143872, so 10 * 0.0143872 * (1.1 - 1.0143872) / (2 * 0.0975) = 0.0631655.
  * With empty counts (0, 1, 2, 1, 0) each empty count is 0.001 pair: N = 4.002, the mean is still
@@ -128,6 +158,7 @@ int main(void) {
     test_penta_estimate();
     test_wdl_estimate();
     test_empty();
+    test_no_spread();
     test_llr();
     test_sprt();
     return check_done();

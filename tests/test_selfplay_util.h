@@ -44,7 +44,10 @@ static inline int compare_lines(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Returns a file's lines (decompressed if zstd) sorted, in one new string; NULL if unreadable. */
+/*
+ * Returns a file's game lines (decompressed if zstd; comment lines left out) sorted, in one new
+ * string; NULL if unreadable.
+ */
 static inline char *sorted_lines(const char *path) {
     char err[300];
     size_t len;
@@ -53,7 +56,7 @@ static inline char *sorted_lines(const char *path) {
     char **lines = malloc((len + 1) * sizeof *lines), *out = calloc(len + 2, 1);
     size_t k = 0, used = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-        lines[k++] = l;
+        if (l[0] != '#') lines[k++] = l; /* the games only, not the settings line */
     qsort(lines, k, sizeof *lines, compare_lines);
     for (size_t i = 0; i < k; i++) used += (size_t)sprintf(out + used, "%s\n", lines[i]);
     free(lines);

@@ -141,6 +141,9 @@ static const struct bad_case bad_cases[] = {
     /* the real-game file breaks the repetition rule: refused with the line, not a crash */
     {{"@", "--limit", "10"}, 1, "line"},
     {{"@", "--rule", "repetition=none", "--skip", "100000"}, 1, "no positions"},
+    /* an unwritable --out is refused before the positions are read and fitted */
+    {{"@", "--out", "/nonexistent/w.txt"}, 1, "--out: cannot write /nonexistent/w.txt"},
+    {{"no-such-games.csv"}, 1, "'no-such-games.csv': no such file here"},
 };
 
 /* Every bad argument is refused with a message that names it. */

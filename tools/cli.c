@@ -5,16 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifndef HNEFI_DATA_REL
+#define HNEFI_DATA_REL "../share/hnefi" /* the data directory from the program's directory */
+#endif
 
 #include "engine/notation.h"
 #include "selfplay/zio.h"
 
-const char cli_game_usage[] =
-    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"
-    "  --rules S        an OpenTafl rules string instead of a named variant\n"
+#define CLI_RULES_USAGE                                                                            \
+    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \
+    "  --rules S        an OpenTafl rules string instead of a named variant\n"                     \
     "  --rule K=V       change one rule option (see docs/rules.md), repeatable\n"
-    "  --fen F          start from this position (rows top first, then a or d)\n"
-    "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
+
+const char cli_rules_usage[] = CLI_RULES_USAGE;
+
+const char cli_game_usage[] =
+    CLI_RULES_USAGE "  --fen F          start from this position (rows top first, then a or d)\n"
+                    "  --moves \"M...\"   play these moves first (d1d3, d1-d3 or d1-d3xd4)\n";
 
 const char cli_eval_usage[] =
     "  --eval nnue|classic  the learned evaluation (default, where the variant has a network)\n"
@@ -250,4 +259,53 @@ bool cli_load_weights(struct eval_weights *w, const char *path, const char *who)
         fprintf(stderr, "%s: file %s: %s\n", who, path, err);
     free(text);
     return ok;
+}
+
+/* Tells whether a file can be written at path; a file the check creates is removed again. */
+bool cli_check_writable(const char *path, const char *who) {
+    bool existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        return false;
+    }
+    fclose(f);
+    if (!existed) unlink(path);
+    return true;
+}
+
+/* Returns hnefi's data directory: $HNEFI_DATA, else HNEFI_DATA_REL from the program's directory. */
+const char *cli_data_dir(void) {
+    static char dir[4096 + 256];
+    const char *env = getenv("HNEFI_DATA");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir;
+    }
+    char exe[4096], real[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return "";
+    *slash = '\0';
+    snprintf(dir, sizeof dir, "%s/%s", exe, HNEFI_DATA_REL);
+    if (realpath(dir, real)) snprintf(dir, sizeof dir, "%s", real);
+    return dir;
+}
+
+/* Finds an input file: as given (a path, or a name that exists here), else in the data dir. */
+bool cli_data_file(const char *name, const char *what, char *out, size_t outlen) {
+    if (strchr(name, '/') || access(name, F_OK) == 0) {
+        snprintf(out, outlen, "%s", name);
+        return true;
+    }
+    const char *dir = cli_data_dir();
+    if (*dir && *name) {
+        snprintf(out, outlen, "%s/%s", dir, name);
+        if (access(out, F_OK) == 0) return true;
+    }
+    const char *env = getenv("HNEFI_DATA");
+    fprintf(stderr, "hnefi: %s '%s': no such file here, nor in hnefi's data directory %s%s\n", what,
+            name, *dir ? dir : "(unknown)", env && *env ? " (HNEFI_DATA)" : "");
+    return false;
 }

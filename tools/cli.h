@@ -82,14 +82,35 @@ const char *cli_eval_describe(const struct cli_eval *e, const struct variant *v,
 /* Frees a loaded network. */
 void cli_eval_free(struct cli_eval *e);
 
+/*
+ * Tells whether a file can be written at path, before long work that ends by writing it; a file
+ * the check creates is removed again. Prints "<who>: cannot write <path>: <reason>" if not.
+ */
+bool cli_check_writable(const char *path, const char *who);
+
+/*
+ * hnefi's data directory (the shipped opening file, real-game records, Eketorp's rule data):
+ * $HNEFI_DATA if set, else the directory HNEFI_DATA_REL (set by the build: "../share/hnefi" in
+ * the usual layout) from the running program's own directory, so an installed hnefi finds
+ * <prefix>/share/hnefi and a built one the copy in its build tree. "" if it cannot be found out.
+ */
+const char *cli_data_dir(void);
+
+/*
+ * Finds an input file named on the command line: a name with a '/', or one that exists here, is
+ * used as it is; otherwise it is looked up in the data directory. Writes the path to out; false
+ * after printing "hnefi: <what> '<name>': ..." if the name is found in neither place.
+ */
+bool cli_data_file(const char *name, const char *what, char *out, size_t outlen);
+
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);
 
 /* Prints the board of p as a diagram with coordinates to out. */
 void cli_fprint_board(FILE *out, const struct position *p);
 
-/* The usage text of the game options. */
-extern const char cli_game_usage[];
+/* The usage text of the game options, and of the ones that choose the rules (no --fen, --moves). */
+extern const char cli_game_usage[], cli_rules_usage[];
 
 /* Each command: the rest of argv after the command name (argv[0] is the command). */
 int cmd_show(int argc, char **argv);

@@ -33,12 +33,15 @@ struct games_args {
     char pname[SUMMARY_PLAYERS][PLAYER_NAME_MAX];
     int64_t pwdl[SUMMARY_PLAYERS][3];
     int64_t shown;
+    int64_t read, first_game, last_game; /* records read and the numbers --game can choose */
+    bool extended;                       /* the numbers are tournament game numbers */
 };
 
 static const char games_usage[] =
     "usage: hnefi games list|summary|convert FILE [options]\n"
     "Reads a game record file (plain text or zstd; tournament records or the 4-field real-game\n"
-    "files), replaying every game; a damaged file is refused with the line and reason.\n"
+    "files), replaying every game; a damaged file is refused with the line and reason. A bare\n"
+    "FILE name not found here is looked up in the data directory (hnefi --version).\n"
     "  list             one line per game: line, game, players, result, end, plies\n"
     "  summary          counts: results, ends, lengths, each player's wins/draws/losses;\n"
     "                   on a training-data file (--datagen), its games and positions\n"
@@ -52,13 +55,11 @@ static const char games_usage[] =
     "  --min-plies N / --max-plies N\n"
     "  --game N         the tournament's game N (the line number for 4-field files)\n"
     "Game options (the variant to replay in; default: the one each record names, or\n"
-    "Copenhagen; the real-game files need --rule repetition=none):\n%.*s";
+    "Copenhagen; the real-game files need --rule repetition=none):\n%s";
 
 /* Prints the usage, with the game options that choose a variant (not --fen and --moves). */
 static void print_games_usage(void) {
-    const char *fen = strstr(cli_game_usage, "  --fen");
-    printf(games_usage, fen ? (int)(fen - cli_game_usage) : (int)strlen(cli_game_usage),
-           cli_game_usage);
+    printf(games_usage, cli_rules_usage);
 }
 
 /* Tells whether a record passes the filters. */
@@ -139,6 +140,11 @@ static void write_otg(FILE *out, const struct record *r, int64_t line) {
 /* Handles one record read from the file. */
 static bool on_record(const struct record *r, int64_t line, void *ctx) {
     struct games_args *a = ctx;
+    int64_t number = r->extended ? r->game : line;
+    if (a->read == 0 || number < a->first_game) a->first_game = number;
+    if (a->read == 0 || number > a->last_game) a->last_game = number;
+    a->extended |= r->extended;
+    a->read++;
     if (!wanted(a, r, line)) return true;
     a->shown++;
     if (a->action == ACT_LIST) {
@@ -338,6 +344,9 @@ static int games_datagen(struct games_args *a) {
 
 /* Runs hnefi games once the arguments are read. */
 static int games_run(struct games_args *a) {
+    static char path[4096];
+    if (!cli_data_file(a->path, "record file", path, sizeof path)) return 1;
+    a->path = path;
     if (a->action == ACT_SUMMARY && is_datagen(a->path)) return games_datagen(a);
     a->out = stdout;
     if (a->out_path && !(a->out = fopen(a->out_path, "w"))) {
@@ -355,6 +364,19 @@ static int games_run(struct games_args *a) {
     if (a->out != stdout && fclose(a->out) != 0) {
         fprintf(stderr, "hnefi games: cannot write %s\n", a->out_path);
         rc = 1;
+    }
+    if (rc == 0 && a->game >= 0 && a->shown == 0) {
+        if (a->read == 0)
+            fprintf(stderr, "hnefi games: --game %ld: %s holds no games\n", a->game, a->path);
+        else
+            fprintf(stderr,
+                    "hnefi games: --game %ld: %s has no such game (its %s run from %lld to %lld)\n",
+                    a->game, a->path, a->extended ? "game numbers" : "lines",
+                    (long long)a->first_game, (long long)a->last_game);
+        rc = 1;
+    } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY) {
+        fprintf(stderr, "hnefi games: none of the %lld games of %s passes the filters\n",
+                (long long)a->read, a->path);
     }
     if (rc == 0 && a->action == ACT_SUMMARY) print_summary(a);
     if (rc == 0 && a->action == ACT_CONVERT && a->out_path)

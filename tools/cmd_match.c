@@ -23,11 +23,14 @@ struct match_args {
     bool tc_given[MATCH_MAX_PLAYERS];
     struct cli_eval evals[MATCH_MAX_PLAYERS]; /* in-process players' evaluations */
     const char *net_paths[MATCH_MAX_PLAYERS];
+    char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
+    const char *inproc_key[MATCH_MAX_PLAYERS]; /* a key only an in-process player takes, if given */
     int nplayers;
     struct time_control tc;
     struct opening_set openings;
     const char *openings_path, *report;
     bool progress, quiet, tty;
+    bool random_plies_given;
     long concurrency;
     struct match_config cfg;
 };
@@ -50,7 +53,8 @@ static const char match_usage[] =
     "  --concurrency N    games at once (default: the number of cores)\n"
     "  --tc TC            nodes:N, depth:N, movetime:MS or BASE+INC in seconds (default "
     "nodes:1000)\n"
-    "  --openings FILE    opening lines (plain or .zst); default: random plies\n"
+    "  --openings FILE    opening lines (plain or .zst; a bare name not found here is looked\n"
+    "                     up in the data directory, hnefi --version); default: random plies\n"
     "  --shuffle          take the file's openings in a seeded random order\n"
     "  --random-plies N   plies of each random opening (default 8)\n"
     "  --seed S           seed of the openings (default 1)\n"
@@ -70,16 +74,15 @@ static const char match_usage[] =
     "  --no-sync          do not sync records to disk after each game\n"
     "  --progress         a progress line per game on stderr (default: only on a terminal)\n"
     "  --quiet            no progress\n"
-    "Game options:\n%.*s";
+    "Game options:\n%s";
 
-/* Prints the usage of the command (the game options up to --fen: games start at the start). */
+/* Prints the usage of the command (the rules options only: games start at the start). */
 static void print_usage(const char *cmd) {
-    const char *fen = strstr(cli_game_usage, "  --fen");
     printf(match_usage, cmd,
            strcmp(cmd, "selfplay") == 0
                ? "default: two in-process hnefi players, hnefi-a and hnefi-b"
                : "at least two",
-           fen ? (int)(fen - cli_game_usage) : (int)strlen(cli_game_usage), cli_game_usage);
+           cli_rules_usage);
 }
 
 /* Reads an on/off value. */
@@ -91,6 +94,25 @@ static bool on_off(const char *key, const char *value, bool *out) {
     else {
         fprintf(stderr, "hnefi: player %s='%s': expected on or off\n", key, value);
         return false;
+    }
+    return true;
+}
+
+/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr, weights). */
+static bool inproc_key(struct player_spec *p, const char *key, const char *val) {
+    long n;
+    if (strcmp(key, "threads") == 0) {
+        if (!cli_parse_int(val, 1, SEARCH_MAX_THREADS, "player threads", &n)) return false;
+        p->opt.threads = (int)n;
+    } else if (strcmp(key, "hash") == 0) {
+        if (!cli_parse_int(val, 1, 65536, "player hash", &n)) return false;
+        p->hash_mib = (size_t)n;
+    } else if (strcmp(key, "null-move") == 0) {
+        return on_off(key, val, &p->opt.null_move);
+    } else if (strcmp(key, "lmr") == 0) {
+        return on_off(key, val, &p->opt.lmr);
+    } else {
+        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
     }
     return true;
 }
@@ -108,7 +130,6 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     snprintf(key, sizeof key, "%.*s", (int)(eq - arg < 63 ? eq - arg : 63), arg);
     const char *val = eq + 1;
     char err[300];
-    long n;
     if (strcmp(key, "name") == 0) {
         if (!player_name_valid(val)) {
             fprintf(stderr,
@@ -140,25 +161,19 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         if (!name) return false;
         e->opt_name[e->nopts] = name;
         e->opt_value[e->nopts++] = val;
-    } else if (strcmp(key, "threads") == 0) {
-        if (!cli_parse_int(val, 1, SEARCH_MAX_THREADS, "player threads", &n)) return false;
-        p->opt.threads = (int)n;
-    } else if (strcmp(key, "hash") == 0) {
-        if (!cli_parse_int(val, 1, 65536, "player hash", &n)) return false;
-        p->hash_mib = (size_t)n;
-    } else if (strcmp(key, "null-move") == 0) {
-        return on_off(key, val, &p->opt.null_move);
-    } else if (strcmp(key, "lmr") == 0) {
-        return on_off(key, val, &p->opt.lmr);
-    } else if (strcmp(key, "weights") == 0) {
-        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+    } else if (!strcmp(key, "threads") || !strcmp(key, "hash") || !strcmp(key, "null-move") ||
+               !strcmp(key, "lmr") || !strcmp(key, "weights")) {
+        if (!inproc_key(p, key, val)) return false;
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg; /* kept for a refusal with cmd= */
     } else if (strcmp(key, "eval") == 0) {
         if (!cli_eval_set_kind(&a->evals[k], val)) {
             fprintf(stderr, "hnefi: player eval='%s': expected nnue or classic\n", val);
             return false;
         }
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
     } else if (strcmp(key, "net") == 0) {
         a->net_paths[k] = val; /* read once the variant is known */
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
@@ -290,6 +305,7 @@ static int tournament_option(struct match_args *a, int argc, char **argv, int *i
     } else if (strcmp(o, "--random-plies") == 0) {
         if (!num_value(argc, argv, i, 0, OPENING_MAX_PLIES, &n)) return 2;
         c->random_plies = (int)n;
+        a->random_plies_given = true;
     } else if (strcmp(o, "--seed") == 0) {
         if (!(v = value_of(argc, argv, i))) return 2;
         char *end;
@@ -399,23 +415,55 @@ static void elo_text(double e, char *out, size_t len) {
         snprintf(out, len, "%sinf", e > 0 ? "+" : "-");
 }
 
+/*
+ * Writes an estimate's Elo and its interval ("+12.3 [-4.5, +29.0]"), or, when every pair scored
+ * the same, the Elo and why there is no interval.
+ */
+static void elo_interval_text(const struct stats_estimate *est, const int64_t penta[STATS_PENTA],
+                              char *out, size_t len) {
+    char elo[24], lo[24], hi[24];
+    elo_text(est->elo, elo, sizeof elo);
+    if (est->units == 0) {
+        snprintf(out, len, "%s, no pairs counted yet", elo);
+    } else if (!stats_penta_informative(penta)) {
+        snprintf(out, len,
+                 "%s, no interval: every pair split 1-1, so the games carry no information yet",
+                 elo);
+    } else if (!est->spread) {
+        static const char *const pair_text[STATS_PENTA] = {"0-2", "1/2-3/2", "1-1", "3/2-1/2",
+                                                           "2-0"};
+        int bin = 0;
+        while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
+        snprintf(out, len, "%s, no interval: every pair scored %s, so its error is unknown", elo,
+                 pair_text[bin]);
+    } else {
+        elo_text(est->elo_lo, lo, sizeof lo);
+        elo_text(est->elo_hi, hi, sizeof hi);
+        snprintf(out, len, "%s [%s, %s] (95%%)", elo, lo, hi);
+    }
+}
+
 /* Prints the live progress line (on a terminal it overwrites itself). */
 static void on_progress(const struct match_status *st, void *ctx) {
     struct match_args *a = ctx;
     if (a->quiet || !(a->tty || a->progress)) return;
     const struct match_encounter *e = &st->enc[0];
-    char elo[24], lo[24], hi[24], left[48] = "";
+    char elo[24], lo[24], hi[24], interval[64], left[48] = "";
     elo_text(e->est.elo, elo, sizeof elo);
     elo_text(e->est.elo_lo, lo, sizeof lo);
     elo_text(e->est.elo_hi, hi, sizeof hi);
+    if (e->est.spread)
+        snprintf(interval, sizeof interval, " [%s, %s]", lo, hi);
+    else
+        snprintf(interval, sizeof interval, " (no interval yet)");
     if (st->played > 0) {
         double secs = st->seconds * (double)(st->total - st->finished) / (double)st->played;
         snprintf(left, sizeof left, ", %s%d:%02d:%02d left", a->cfg.use_sprt ? "at most " : "",
                  (int)(secs / 3600), (int)fmod(secs / 60, 60), (int)fmod(secs, 60));
     }
-    fprintf(stderr, "%s%lld/%lld games, %s %.1f%%, Elo %s [%s, %s]", a->tty ? "\r" : "",
+    fprintf(stderr, "%s%lld/%lld games, %s %.1f%%, Elo %s%s", a->tty ? "\r" : "",
             (long long)st->finished, (long long)st->total, a->players[e->a].name,
-            100 * e->est.score, elo, lo, hi);
+            100 * e->est.score, elo, interval);
     if (st->use_sprt)
         fprintf(stderr, ", LLR %.2f [%.2f, %.2f]", e->llr, a->cfg.sprt.lower, a->cfg.sprt.upper);
     fprintf(stderr, "%s%s", left, a->tty ? "   " : "\n");
@@ -433,17 +481,14 @@ static void print_encounter(const struct match_args *a, const struct match_encou
     const char *na = a->players[e->a].name, *nb = a->players[e->b].name;
     int64_t w = e->wdl[0][0] + e->wdl[1][0], d = e->wdl[0][1] + e->wdl[1][1],
             l = e->wdl[0][2] + e->wdl[1][2];
-    char elo[24], lo[24], hi[24];
-    elo_text(e->est.elo, elo, sizeof elo);
-    elo_text(e->est.elo_lo, lo, sizeof lo);
-    elo_text(e->est.elo_hi, hi, sizeof hi);
+    char elo[160];
+    elo_interval_text(&e->est, e->penta, elo, sizeof elo);
     printf("%s vs %s: %lld games, %s +%lld =%lld -%lld (attacking +%lld =%lld -%lld, defending "
            "+%lld =%lld -%lld)\n",
            na, nb, (long long)(w + d + l), na, (long long)w, (long long)d, (long long)l,
            (long long)e->wdl[0][0], (long long)e->wdl[0][1], (long long)e->wdl[0][2],
            (long long)e->wdl[1][0], (long long)e->wdl[1][1], (long long)e->wdl[1][2]);
-    printf("  score %.1f%%, Elo %s [%s, %s] (95%%), LOS %.1f%%\n", 100 * e->est.score, elo, lo, hi,
-           100 * e->est.los);
+    printf("  score %.1f%%, Elo %s, LOS %.1f%%\n", 100 * e->est.score, elo, 100 * e->est.los);
     printf("  pairs scoring 0, 1/2, 1, 3/2, 2: %lld %lld %lld %lld %lld%s\n",
            (long long)e->penta[0], (long long)e->penta[1], (long long)e->penta[2],
            (long long)e->penta[3], (long long)e->penta[4],
@@ -471,7 +516,9 @@ static void print_results(const struct match_args *a, const struct match_status 
                s->elo1, s->alpha, s->beta, st->enc[0].llr, s->lower, s->upper,
                st->sprt == SPRT_H1   ? "H1 accepted (elo1)"
                : st->sprt == SPRT_H0 ? "H0 accepted (elo0)"
-                                     : "no decision");
+               : st->enc[0].pairs > 0 && !stats_penta_informative(st->enc[0].penta)
+                   ? "no decision: every pair split 1-1 (no information yet)"
+                   : "no decision");
     }
     if (a->nplayers > 2) {
         printf("%-16s %7s %6s %6s %6s %7s %8s\n", "player", "games", "wins", "draws", "losses",
@@ -558,8 +605,48 @@ static int run(struct match_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
         return 2;
     }
-    for (int i = 0; i < a->nplayers; i++)
+    if (c->shuffle && !a->openings_path) {
+        fprintf(stderr,
+                "hnefi %s: --shuffle orders the lines of an --openings file, and none is "
+                "given\n",
+                a->cmd);
+        return 2;
+    }
+    if (a->random_plies_given && a->openings_path) {
+        fprintf(stderr,
+                "hnefi %s: --random-plies makes random openings; with --openings the file's "
+                "lines are the openings\n",
+                a->cmd);
+        return 2;
+    }
+    for (int i = 0; i < a->nplayers; i++) {
+        const struct uci_engine *ext = &a->engines[i];
+        if (a->players[i].ext && a->inproc_key[i]) {
+            fprintf(stderr,
+                    "hnefi %s: player %s: '%s' sets an in-process hnefi, not the external engine "
+                    "(use option.NAME=VALUE for its options)\n",
+                    a->cmd, a->players[i].name, a->inproc_key[i]);
+            return 2;
+        }
+        if (!a->players[i].ext && ext->nopts > 0) {
+            fprintf(stderr,
+                    "hnefi %s: player %s: option.%s is for an external engine (cmd=...); an "
+                    "in-process hnefi takes threads=, hash=, null-move=, lmr=, weights=\n",
+                    a->cmd, a->players[i].name, ext->opt_name[0]);
+            return 2;
+        }
         if (!a->tc_given[i]) a->players[i].tc = a->tc;
+        if (!a->players[i].ext) continue;
+        /* an external engine in the records' settings: its command and options */
+        const struct uci_engine *e = &a->engines[i];
+        char *t = a->engine_text[i];
+        size_t n = (size_t)snprintf(t, sizeof a->engine_text[i], "%s", e->cmd);
+        for (int k = 0; k < e->nopts && n < sizeof a->engine_text[i]; k++)
+            n += (size_t)snprintf(t + n, sizeof a->engine_text[i] - n, " option.%s=%s",
+                                  e->opt_name[k], e->opt_value[k]);
+        a->players[i].engine_text = t;
+    }
+    if (a->report && !cli_check_writable(a->report, "hnefi: --report")) return 1; /* not after */
     bool mpi = match_mpi_launched();
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
     if (!cli_game_finish(&a->g)) return 2;
@@ -581,7 +668,9 @@ static int run(struct match_args *a, int argc, char **argv) {
     c->ctx = a;
     char err[1000];
     if (a->openings_path) {
-        if (!openings_load(&a->openings, c->v, a->openings_path, err, sizeof err)) {
+        char path[4096];
+        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 2;
+        if (!openings_load(&a->openings, c->v, path, err, sizeof err)) {
             fprintf(stderr, "hnefi: --openings: %s\n", err);
             return 2;
         }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +20,25 @@
 #include "selfplay/playout.h"
 
 #include "engine/games/raid.h"
+#include "tools/cli.h"
 #include "tools/cmd_mc_raid.h"
 
 static const char cmd_mc_usage[] =
-    "usage: hnefi mc <game> [options]            play a tournament between policies\n"
-    "       hnefi mc <game> --advise STATE       estimate each option of the player to act\n"
-    "       hnefi mc <game> --show STATE         draw a state\n"
-    "       hnefi mc <game> bench [--seconds S | --games M]\n"
-    "                                            random playouts per second on one core\n"
-    "       hnefi mc saek solve [--coins N]      exact two-player solution\n"
-    "       hnefi mc saek compare --policy SPEC  a policy against the two-player optimum\n"
+    "usage: hnefi mc <game> [options]            a tournament between policies (options below)\n"
+    "       hnefi mc <game> --advise STATE [--policy SPEC] [--player P] [--seed S] [--data F]\n"
+    "                                            estimate each option of the player to act\n"
+    "       hnefi mc <game> --show STATE [--data F]   draw a state\n"
+    "       hnefi mc <game> bench [--seconds S | --games M] [--players N] [--options K=V,...]\n"
+    "                             [--seed S] [--data F]   random playouts/s on one core\n"
+    "       hnefi mc saek solve [--coins N] [--vikingdice 0|1]   exact two-player solution\n"
+    "       hnefi mc saek compare --policy SPEC [--coins N] [--games M] [--seed S]\n"
+    "                             [--threads T] [--quiet]   a policy against the optimum\n"
+    "       hnefi mc raid odds|buy|play|bench    Viking Raid's own commands, with their own\n"
+    "                                            options (hnefi mc raid --help)\n"
     "       hnefi mc list                        the games and their options\n"
-    "games: saek (Saekonungr), eketorp (Eketorp)\n"
-    "options:\n"
+    "games: saek (or saekonungr), eketorp, raid (or viking-raid)\n"
+    "Each form takes only the options it shows; an option it would ignore is refused.\n"
+    "tournament options:\n"
     "  --players N        seats (default: the game's default)\n"
     "  --options K=V,...  game options (see hnefi mc list)\n"
     "  --policy SPEC      policy of the next slot (repeat; the last one fills the rest)\n"
@@ -40,9 +47,26 @@ static const char cmd_mc_usage[] =
     "  --threads T        worker threads (default: one per core)\n"
     "  --format F         text (default), csv or json\n"
     "  --quiet            no progress or timing on stderr (progress shows on a terminal)\n"
-    "  --player P         for --advise at a simultaneous node: whose choice\n"
-    "  --data FILE        eketorp: card values, item cards and hospital spaces from FILE\n"
-    "                     (format of engine/games/data/eketorp-rules.txt; default built in)\n";
+    "  --data F           eketorp: card values, item cards and hospital spaces from file F\n"
+    "                     (format of engine/games/data/eketorp-rules.txt; default built in;\n"
+    "                     that file is eketorp-rules.txt in the data directory)\n"
+    "other options:\n"
+    "  --player P         --advise at a simultaneous node: whose choice (default 0)\n"
+    "  --seconds S        bench: seconds of CPU (default 2)\n"
+    "  --coins N          solve, compare: coins each (default 15)\n"
+    "  --vikingdice 0|1   solve: with or without the Viking dice (default 1)\n";
+
+/* The full names of the games, besides the short names they are registered under. */
+static const struct {
+    const char *alias, *name;
+} cmd_mc_aliases[] = {{"saekonungr", "saek"}, {"viking-raid", "raid"}};
+
+/* Finds a game by its short or full name; NULL if there is none. */
+static const game_def *cmd_mc_game(const char *name) {
+    for (size_t i = 0; i < sizeof cmd_mc_aliases / sizeof cmd_mc_aliases[0]; i++)
+        if (strcmp(name, cmd_mc_aliases[i].alias) == 0) return game_find(cmd_mc_aliases[i].name);
+    return game_find(name);
+}
 
 /* Reads a whole decimal integer in [lo, hi]; prints an error naming the option when bad. */
 static int cmd_mc_int(const char *opt, const char *text, long long lo, long long hi,
@@ -85,6 +109,8 @@ typedef struct cmd_mc_args {
     const char *advise, *show, *data;
     double seconds;
     int quiet;
+    const char *given[64]; /* the options given, to refuse the ones the mode does not use */
+    int ngiven;
 } cmd_mc_args;
 
 /* Parses the options after the game (and subcommand) name; 0, or -1 after an error message. */
@@ -93,6 +119,7 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
+        if (a->ngiven < 64) a->given[a->ngiven++] = o;
         if (strcmp(o, "--players") == 0) {
             long long x;
             if (cmd_mc_int(o, v, 1, GAME_MAX_PLAYERS, &x)) return -1;
@@ -153,8 +180,27 @@ static int cmd_mc_parse(int argc, char **argv, int first, cmd_mc_args *a) {
     return 0;
 }
 
+/*
+ * Refuses an option the chosen mode would ignore: allowed lists the mode's options between
+ * spaces. 0, or -1 after a message naming the option and the mode.
+ */
+static int cmd_mc_check_mode(const cmd_mc_args *a, const char *mode, const char *allowed) {
+    for (int i = 0; i < a->ngiven; i++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s ", a->given[i]);
+        if (!strstr(allowed, word)) {
+            fprintf(stderr, "hnefi mc: %s does not apply to %s (try hnefi mc --help)\n",
+                    a->given[i], mode);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Loads Eketorp data from a file; 0, or -1 after a message naming the file and line. */
-static int cmd_mc_load_data(const char *path) {
+static int cmd_mc_load_data(const char *name) {
+    char path[4096];
+    if (!cli_data_file(name, "--data", path, sizeof path)) return -1;
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "hnefi mc: --data %s: %s\n", path, strerror(errno));
@@ -222,6 +268,11 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
         return 1;
     }
+    if (mc_policy_check_players(&pol, g->players(st), err, sizeof err)) {
+        mc_policy_done(&pol);
+        fprintf(stderr, "hnefi mc: --policy: %s\n", err);
+        return 1;
+    }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed);
     int acts[GAME_MAX_ACTIONS], samples[GAME_MAX_ACTIONS];
@@ -262,8 +313,12 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
 static int cmd_mc_list(void) {
     for (int i = 0; game_at(i); i++) {
         const game_def *g = game_at(i);
-        printf("%s: %s, %d-%d players (default %d)\n%s\n", g->name, g->title, g->min_players,
-               g->max_players, g->default_players, g->options_help);
+        printf("%s", g->name);
+        for (size_t k = 0; k < sizeof cmd_mc_aliases / sizeof cmd_mc_aliases[0]; k++)
+            if (strcmp(cmd_mc_aliases[k].name, g->name) == 0)
+                printf(" (or %s)", cmd_mc_aliases[k].alias);
+        printf(": %s, %d-%d players (default %d)\n%s\n", g->title, g->min_players, g->max_players,
+               g->default_players, g->options_help);
     }
     printf("%s", mc_policy_help());
     return 0;
@@ -427,9 +482,11 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
         playout_write_json(stdout, &cfg, &st);
     else
         playout_write_text(stdout, &cfg, &st);
-    if (!a->quiet)
-        fprintf(stderr, "%lld games in %.2f s (%.0f games/s)\n", (long long)st.games, st.seconds,
-                st.games / (st.seconds > 0 ? st.seconds : 1e-9));
+    if (!a->quiet) {
+        double rate = st.games / (st.seconds > 0 ? st.seconds : 1e-9);
+        fprintf(stderr, "%lld games in %.2f s (%.*f games/s)\n", (long long)st.games, st.seconds,
+                rate < 10 ? 2 : 0, rate);
+    }
     playout_stats_free(&st);
     return 0;
 }
@@ -442,20 +499,32 @@ int cmd_mc(int argc, char **argv) {
         return argc < 2 ? 1 : 0;
     }
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
-    if (strcmp(argv[1], "raid") == 0 && argc >= 3 && argv[2][0] != '-')
-        return cmd_mc_raid(argc - 1, argv + 1);
     cmd_mc_args a = {0};
     a.format = "text";
     a.seed = 1;
     a.vikingdice = -1;
-    a.game = game_find(argv[1]);
+    a.game = cmd_mc_game(argv[1]);
     if (!a.game) {
         fprintf(stderr, "hnefi mc: unknown game '%s' (try hnefi mc list)\n", argv[1]);
         return 1;
     }
+    bool raid = strcmp(a.game->name, "raid") == 0;
+    if (raid && argc >= 3 && argv[2][0] != '-') { /* odds, buy, play, bench, help */
+        char *raid_argv[64];
+        int n = argc - 1 < 63 ? argc - 1 : 63;
+        raid_argv[0] = "raid";
+        for (int i = 1; i < n; i++) raid_argv[i] = argv[i + 1];
+        raid_argv[n] = NULL;
+        return cmd_mc_raid(n, raid_argv);
+    }
     const char *sub = argc >= 3 && argv[2][0] != '-' ? argv[2] : NULL;
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (raid) { /* raid's own commands first, then the shared tournament's options */
+                char *help[] = {"raid", "--help", NULL};
+                cmd_mc_raid(2, help);
+                printf("\n");
+            }
             printf("%s\n%s:\n%s%s", cmd_mc_usage, a.game->name, a.game->options_help,
                    mc_policy_help());
             return 0;
@@ -473,6 +542,20 @@ int cmd_mc(int argc, char **argv) {
                 a.game->name, a.game->min_players, a.game->max_players);
         return 1;
     }
+    /* each mode and the options it uses */
+    const char *mode = "a tournament", *allowed = " --players --options --policy --games --seed "
+                                                  "--threads --format --quiet --data ";
+    if (sub && strcmp(sub, "bench") == 0)
+        mode = "bench", allowed = " --seconds --games --players --options --seed --data ";
+    else if (sub && strcmp(sub, "solve") == 0)
+        mode = "solve", allowed = " --coins --vikingdice ";
+    else if (sub && strcmp(sub, "compare") == 0)
+        mode = "compare", allowed = " --coins --policy --games --seed --threads --quiet ";
+    else if (!sub && a.show)
+        mode = "--show", allowed = " --show --data ";
+    else if (!sub && a.advise)
+        mode = "--advise", allowed = " --advise --policy --seed --player --data ";
+    if (cmd_mc_check_mode(&a, mode, allowed)) return 1;
     if (sub) {
         if (strcmp(sub, "bench") == 0) return cmd_mc_bench(&a);
         if (a.game == &saek_game && strcmp(sub, "solve") == 0) return cmd_mc_solve(&a);

@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/game.h"
 #include "engine/games/raid.h"
@@ -25,9 +27,14 @@ static const char raid_usage[] =
     "       hnefi mc raid buy --coins N [--against KIT] [--objective kills|chest] [--days D]\n"
     "                          [--items LIST] [--max-warriors W] [--moved 7] [--front]\n"
     "       hnefi mc raid play [--games N] [--players P] [--policy SPEC]... [--seed S]\n"
+    "                          [--options K=V,...] [--quiet]   on one core, with war chests\n"
+    "                          (progress dots on a terminal only; --quiet: none)\n"
+    "       hnefi mc raid bench [--seconds S | --games M] [--players P] [--seed S]\n"
     "                          [--options K=V,...]\n"
-    "       hnefi mc raid bench [--seconds S] [--players P]   random playouts per second\n"
-    "       hnefi mc raid --games N --policy SPEC ...   (the shared tournament runner)\n"
+    "                          random playouts per second on one core\n"
+    "       hnefi mc raid --games N --policy SPEC ...   the shared tournament runner, on every\n"
+    "                          core, with its options (--format, --threads, ...: hnefi mc --help)\n"
+    "       (viking-raid is the same as raid)\n"
     "KIT: comma-separated items: sword axe dagger spear long-axe bow javelin shield helmet\n"
     "     chain quiver pony (e.g. \"sword,shield,helmet\")\n"
     "melee options:\n"
@@ -317,11 +324,14 @@ static int raid_odds(int argc, char **argv) {
     static const char *const runs[] = {"never", "always", NULL};
     static const char *const stabs[] = {"heart", "spade", NULL};
     static const char *const animals[] = {"zero", "card", NULL};
+    const char *given[64];
+    int ngiven = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long x;
         int w;
-        if (strcmp(o, "--help") == 0) {
+        if (ngiven < 64) given[ngiven++] = o;
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(o, "--attacker") == 0 && v) {
@@ -391,6 +401,27 @@ static int raid_odds(int argc, char **argv) {
     }
     int kinds = !!a.fire + a.stab + !!a.beast + a.tomb;
     if (kinds > 1) return raid_bad("odds: choose one of --fire, --stab, --beast, --tomb");
+    /* each kind of combat and the options it uses: any other would be ignored, so it is refused */
+    const char *kind = "melee", *allowed =
+                                    " --attacker --defender --moved --cover --attacker-cover "
+                                    "--berserk --run --counter --cap-defence --no-swap "
+                                    "--rounds --limit --mc --seed ";
+    if (a.fire)
+        kind = "--fire",
+        allowed = " --fire --defender --standing --range --cover --animal-defence ";
+    else if (a.stab)
+        kind = "--stab", allowed = " --stab --stab-mode ";
+    else if (a.beast)
+        kind = "--beast", allowed = " --beast --attacker ";
+    else if (a.tomb)
+        kind = "--tomb", allowed = " --tomb --attacker ";
+    for (int k = 0; k < ngiven; k++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s ", given[k]);
+        if (!strstr(allowed, word))
+            return raid_bad("odds: %s does not apply to %s odds (try hnefi mc raid --help)",
+                            given[k], kind);
+    }
     if (a.stab) {
         double pb;
         double p = raid_assassinate((raid_stab)a.stab_mode, &pb);
@@ -419,7 +450,7 @@ static int raid_buy_cmd(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long x;
         int w;
-        if (strcmp(a, "--help") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--coins") == 0) {
@@ -514,13 +545,14 @@ static int cmp_double(const void *a, const void *b) {
 /* `play`: a raid-day tournament with war-chest distributions, on one core. */
 static int raid_play(int argc, char **argv) {
     long games = 200, players = 4, seed = 1;
+    bool quiet = false;
     const char *spec[GAME_MAX_PLAYERS];
     char specbuf[GAME_MAX_PLAYERS][128];
     int nspec = 0;
     const char *options = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--games") == 0) {
@@ -532,6 +564,8 @@ static int raid_play(int argc, char **argv) {
         } else if (strcmp(a, "--seed") == 0) {
             if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
             i++;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
         } else if (strcmp(a, "--options") == 0 && v) {
             options = v, i++;
         } else if ((strcmp(a, "--policy") == 0 || strcmp(a, "--policies") == 0) && v) {
@@ -571,6 +605,7 @@ static int raid_play(int argc, char **argv) {
         fprintf(stderr, "hnefi mc raid: --options: %s\n", err);
         return 1;
     }
+    bool dots = !quiet && games >= 20 && isatty(2); /* progress on a terminal only */
     double *chest = malloc(sizeof(double) * (size_t)games * (size_t)np);
     double win[GAME_MAX_PLAYERS] = {0}, win2[GAME_MAX_PLAYERS] = {0};
     long hours = 0;
@@ -594,11 +629,11 @@ static int raid_play(int argc, char **argv) {
             win2[slot] += share[s] * share[s];
             chest[(size_t)slot * (size_t)games + (size_t)gi] = pts[s];
         }
-        if (games >= 20 && (gi + 1) % (games / 10) == 0) fprintf(stderr, ".");
+        if (dots && (gi + 1) % (games / 10) == 0) fprintf(stderr, ".");
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (games >= 20) fprintf(stderr, "\n");
+    if (dots) fprintf(stderr, "\n");
     printf("Viking Raid raid day, %d players, %ld games, seed %ld%s%s\n", np, games, seed,
            options ? ", options " : "", options ? options : "");
     printf("%-4s %-28s %7s %17s %8s %6s %6s %6s\n", "slot", "policy", "win", "95% interval",
@@ -619,33 +654,49 @@ static int raid_play(int argc, char **argv) {
     return 0;
 }
 
-/* `bench`: uniformly random raid days per second on one core. */
+/* `bench`: uniformly random raid days per second on one core (for S seconds, or exactly M). */
 static int raid_bench(int argc, char **argv) {
-    long players = 4, centis = 200;
+    long players = 4, centis = 200, fixed = 0, seed = 1;
+    bool timed = false;
+    const char *options = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--players") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("%s", raid_usage);
+            return 0;
+        } else if (strcmp(a, "--players") == 0) {
             if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
             i++;
         } else if (strcmp(a, "--seconds") == 0) {
             long x;
             if (raid_int(a, v, 1, 3600, &x)) return 1;
-            centis = 100 * x, i++;
+            centis = 100 * x, timed = true, i++;
+        } else if (strcmp(a, "--games") == 0) {
+            if (raid_int(a, v, 1, 1000000000L, &fixed)) return 1;
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
+            i++;
+        } else if (strcmp(a, "--options") == 0 && v) {
+            options = v, i++;
         } else {
             return raid_bad("bench: unknown argument '%s' (try hnefi mc raid --help)", a);
         }
     }
+    if (timed && fixed) return raid_bad("bench takes --seconds or --games, not both");
     game_buffer gb;
     char err[200];
+    if (game_raid.init(gb.bytes, (int)players, options, err, sizeof err))
+        return raid_bad("--options: %s", err);
     game_rng rng;
-    rng_seed(&rng, 1);
+    rng_seed(&rng, (uint64_t)seed);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long games = 0, hours = 0;
     double secs = 0;
-    while (secs * 100 < centis) {
-        for (int k = 0; k < 256; k++) {
-            game_raid.init(gb.bytes, (int)players, NULL, err, sizeof err);
+    while (fixed ? games < fixed : secs * 100 < centis) {
+        for (int k = 0; k < 256 && (!fixed || games < fixed); k++) {
+            game_raid.init(gb.bytes, (int)players, options, err, sizeof err);
             hours += game_playout_random(&game_raid, gb.bytes, &rng);
             games++;
         }

@@ -1,7 +1,9 @@
 /* The search commands: analyze (human-readable analysis, SVG) and bench (the node signature). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "engine/notation.h"
@@ -58,6 +60,20 @@ static bool num_option(int argc, char **argv, int *i, long lo, long hi, long *ou
     return cli_parse_int(argv[++*i], lo, hi, name, out);
 }
 
+/* Writes the SVG picture of a position and a line, then says so; false after printing why. */
+static bool write_svg(const char *path, const struct position *root, const move_t *line, int n,
+                      const char *title) {
+    FILE *f = fopen(path, "w");
+    bool ok = f && svg_write(f, root, line, n, SVG_DEFAULT_ARROWS, title);
+    if (f && fclose(f) != 0) ok = false;
+    if (ok)
+        printf("wrote %s\n", path);
+    else
+        fprintf(stderr, "hnefi analyze: cannot write %s%s%s\n", path, f ? "" : ": ",
+                f ? "" : strerror(errno));
+    return ok;
+}
+
 /* hnefi analyze: searches a position and prints one line per depth, then the best move. */
 int cmd_analyze(int argc, char **argv) {
     struct cli_game g;
@@ -82,10 +98,13 @@ int cmd_analyze(int argc, char **argv) {
             limits.nodes = (uint64_t)val;
         } else if (strcmp(a, "--time") == 0) {
             char *end;
-            if (i + 1 >= argc || (seconds = strtod(argv[i + 1], &end)) <= 0 || *end ||
-                seconds > 1e6) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hnefi: option --time needs a value\n");
+                return 2;
+            }
+            if ((seconds = strtod(argv[i + 1], &end)) <= 0 || *end || seconds > 1e6) {
                 fprintf(stderr, "hnefi: --time '%s': expected seconds, a number above 0\n",
-                        i + 1 < argc ? argv[i + 1] : "");
+                        argv[i + 1]);
                 return 2;
             }
             i++;
@@ -106,12 +125,21 @@ int cmd_analyze(int argc, char **argv) {
             }
             svg = argv[++i];
         } else if (strcmp(a, "--weights") == 0) {
-            char err[160];
-            if (i + 1 >= argc || !eval_weights_parse(&opt.weights, argv[i + 1], err, sizeof err)) {
-                fprintf(stderr, "hnefi: --weights: %s\n", i + 1 < argc ? err : "needs a value");
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "hnefi: option --weights needs a file or \"name=value ...\"\n");
                 return 2;
             }
-            i++;
+            const char *w = argv[++i];
+            char err[160];
+            /* a file (as match and tune read), or the pairs themselves if there is no such file */
+            if (strchr(w, '=') && access(w, F_OK) != 0) {
+                if (!eval_weights_parse(&opt.weights, w, err, sizeof err)) {
+                    fprintf(stderr, "hnefi: --weights: %s\n", err);
+                    return 2;
+                }
+            } else if (!cli_load_weights(&opt.weights, w, "hnefi: --weights")) {
+                return 2;
+            }
         } else if (strcmp(a, "--eval") == 0) {
             if (i + 1 >= argc || !cli_eval_set_kind(&ev, argv[i + 1])) {
                 fprintf(stderr, "hnefi: --eval '%s': expected nnue or classic\n",
@@ -139,9 +167,14 @@ int cmd_analyze(int argc, char **argv) {
                    "  --multipv K      show the K best moves\n"
                    "  --threads T      search threads (default 1)\n"
                    "  --hash MiB       transposition table size (default 64)\n"
-                   "  --svg FILE       draw the position and the best line as numbered arrows\n"
+                   "  --svg FILE       draw the position and the best line (its first 8 moves as\n"
+                   "                   numbered arrows, all of them as text); checked before the\n"
+                   "                   search; a finished game's position is drawn alone\n"
+                   "  --weights FILE   classical evaluation weights: a file of name=value pairs "
+                   "(plain or\n"
+                   "                   zstd), or the pairs themselves: --weights \"edge_king=50 "
+                   "...\"\n"
                    "%s"
-                   "  --weights \"name=value ...\"  classical evaluation weights (docs/search.md)\n"
                    "  --null-move      switch null-move pruning on (off by default)\n"
                    "  --no-lmr         switch late-move reductions off\n",
                    cli_game_usage, cli_eval_usage);
@@ -163,6 +196,10 @@ int cmd_analyze(int argc, char **argv) {
         return 2;
     }
     opt.net = cli_eval_net(&ev, &g.variant);
+    if (svg && !cli_check_writable(svg, "hnefi analyze --svg")) { /* before the search, not after */
+        cli_game_free(&g);
+        return 1;
+    }
     struct search *s = search_new((size_t)hash);
     if (!s) {
         fprintf(stderr, "hnefi: out of memory for a %ld MiB table\n", hash);
@@ -177,12 +214,15 @@ int cmd_analyze(int argc, char **argv) {
     printf("fen %s\n%s to move\n", fen, root->side == SIDE_ATTACKERS ? "attackers" : "defenders");
     printf("evaluation: %s\n", cli_eval_describe(&ev, &g.variant, err, sizeof err));
     if (game->result != RESULT_NONE) {
-        printf("the game is over: %s\n",
-               tafl_status_text(game->result, game->reason, status, sizeof status));
+        char title[160];
+        tafl_status_text(game->result, game->reason, status, sizeof status);
+        printf("the game is over: %s\n", status);
+        snprintf(title, sizeof title, "%s: the game is over: %s", root->v->name, status);
+        int rc = svg && !write_svg(svg, root, NULL, 0, title) ? 1 : 0;
         search_free(s);
         cli_game_free(&g);
         cli_eval_free(&ev);
-        return 0;
+        return rc;
     }
     struct analyze_ctx ctx = {.game = game};
     struct search_callbacks cb = {.on_iteration = analyze_line, .ctx = &ctx};
@@ -194,18 +234,11 @@ int cmd_analyze(int argc, char **argv) {
            (unsigned long long)res.nodes, (double)res.time_ms / 1000.0);
     int rc = 0;
     if (svg) {
-        FILE *f = fopen(svg, "w");
         char title[160], score[96];
         score_text_human(game, &ctx.best, score, sizeof score);
         snprintf(title, sizeof title, "%s, %s to move: %s (depth %d)", root->v->name,
                  root->side == SIDE_ATTACKERS ? "attackers" : "defenders", score, res.depth);
-        int n = ctx.best.pv_len < 8 ? ctx.best.pv_len : 8;
-        if (!f || !svg_write(f, root, ctx.best.pv, n, title)) {
-            fprintf(stderr, "hnefi: cannot write %s\n", svg);
-            rc = 1;
-        }
-        if (f && fclose(f) != 0) rc = 1;
-        if (!rc) printf("wrote %s\n", svg);
+        if (!write_svg(svg, root, ctx.best.pv, ctx.best.pv_len, title)) rc = 1;
     }
     search_free(s);
     cli_game_free(&g);

@@ -138,10 +138,17 @@ int cmd_variant(int argc, char **argv) {
             printf("usage: hnefi variant [options]\n"
                    "Prints every rule option of a variant (docs/rules.md) and its OpenTafl rules "
                    "string.\n%s",
-                   cli_game_usage);
+                   cli_rules_usage);
             return 0;
         }
         fprintf(stderr, "hnefi variant: unknown argument '%s' (try --help)\n", argv[i]);
+        return 2;
+    }
+    if (g.fen || g.moves) {
+        fprintf(stderr,
+                "hnefi variant: %s does not apply: variant prints rules, not a position (try "
+                "hnefi show)\n",
+                g.fen ? "--fen" : "--moves");
         return 2;
     }
     char text[2048];

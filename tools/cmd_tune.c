@@ -46,6 +46,8 @@ static const char tune_usage[] =
     "usage: hnefi tune FILE... [options]\n"
     "Fits the evaluation weights to the results of finished games (record files, as hnefi\n"
     "games reads them) by minimising the squared error of a logistic of the static evaluation.\n"
+    "A bare FILE name not found here is looked up in the data directory (hnefi --version),\n"
+    "which holds copenhagen-games.csv.zst, the real Copenhagen games.\n"
     "  --weights FILE      start from these weights (name=value pairs; default: built-in)\n"
     "  --fix a,b,...       keep these weights fixed (default: attacker, the scale)\n"
     "  --skip N            leave out the first N plies of each game (default 6)\n"
@@ -53,8 +55,8 @@ static const char tune_usage[] =
     "  --limit N           use at most N positions (default 2000000)\n"
     "  --passes N          at most N passes of coordinate descent (default 20)\n"
     "  --out FILE          write the tuned weights there (default: standard output)\n"
-    "  --variant/--rules/--rule as for the other commands (the real-game files of tests/data\n"
-    "                      need --rule repetition=none)\n";
+    "The rules to replay the games in (default: the one each record names, or Copenhagen;\n"
+    "the real-game files of tests/data need --rule repetition=none):\n";
 
 /* Returns the index of a weight name of len bytes, or -1. */
 static int tune_weight_index(const char *name, size_t len) {
@@ -221,7 +223,7 @@ static bool tune_write(const struct tune_args *a) {
 static int tune_args_read(struct tune_args *a, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf("%s%s", tune_usage, cli_game_usage);
+            printf("%s%s", tune_usage, cli_rules_usage);
             return 0;
         }
         int r = cli_game_option(&a->g, argc, argv, &i);
@@ -247,6 +249,7 @@ static int tune_args_read(struct tune_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi tune: --fen and --moves do not apply to record files\n");
         return 2;
     }
+    if (a->out_path && !cli_check_writable(a->out_path, "hnefi tune: --out")) return 1; /* first */
     return cli_game_finish(&a->g) ? -1 : 2;
 }
 
@@ -254,8 +257,10 @@ static int tune_args_read(struct tune_args *a, int argc, char **argv) {
 static int tune_run(struct tune_args *a) {
     char err[800];
     for (int f = 0; f < a->nfiles; f++) {
-        if (!records_scan(a->files[f], a->variant_given ? &a->g.variant : NULL, false,
-                          tune_on_record, a, NULL, NULL, err, sizeof err)) {
+        char path[4096];
+        if (!cli_data_file(a->files[f], "record file", path, sizeof path)) return 1;
+        if (!records_scan(path, a->variant_given ? &a->g.variant : NULL, false, tune_on_record, a,
+                          NULL, NULL, err, sizeof err)) {
             fprintf(stderr, "hnefi tune: %s\n", err);
             return 1;
         }

@@ -1,6 +1,8 @@
 /* The hnefi program: git-style commands for the tafl engine and the dice and card games. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
@@ -42,6 +44,17 @@ static void usage(FILE *out) {
     fprintf(out, "usage: hnefi <command> [options]   (hnefi <command> --help for more)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "\n  hnefi --version  the version and the data directory (HNEFI_DATA overrides "
+                 "it)\n");
+}
+
+/* Prints the version and where the data files are looked for. */
+static void version(void) {
+    const char *dir = cli_data_dir(), *env = getenv("HNEFI_DATA");
+    printf("hnefi %s\n", PROTO_ENGINE_VERSION);
+    printf("data directory: %s (%s%s)\n", *dir ? dir : "(unknown)",
+           env && *env ? "from HNEFI_DATA" : "next to the program",
+           *dir && access(dir, R_OK) != 0 ? ", missing" : "");
 }
 
 /* Runs the command named by argv[1]. */
@@ -53,7 +66,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("hnefi 0.1.0\n");
+        version();
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -646,7 +646,7 @@ int cmd_htp(int argc, char **argv) {
                    "  --connect H:P    connect to a light server at H:P and play (implies "
                    "--server)\n"
                    "  --repeat-moves   allow a defender move that repeats a board\n",
-                   htp_extra);
+                   true, htp_extra);
     if (rc >= 0) return rc;
     int fd = 0;
     if (cfg.connect) {

@@ -85,7 +85,9 @@ static void resync(struct otep *o, const char *rec, int side) {
     struct position p;
     char err[200];
     if (!record_load(o, rec, side, &p, err, sizeof err)) {
-        otep_error("position record: %s", err);
+        /* the notation's messages name the position record already */
+        otep_error("%s%s",
+                   strncmp(err, "position record", 15) == 0 ? "" : "position record: ", err);
         return;
     }
     const struct position *cur = tafl_pos(o->s->game);
@@ -463,7 +465,7 @@ int cmd_otep(int argc, char **argv) {
                    "usage: hnefi otep [options]\n"
                    "Speaks the OpenTafl engine protocol on stdin/stdout (docs/protocol.md,\n"
                    "docs/opentafl-engine.ini). With a clock from the host the time is planned\n"
-                   "from it; otherwise:\n",
-                   NULL);
+                   "from it; without one, --movetime, --depth or --nodes say how long to think.\n",
+                   true, NULL);
     return rc >= 0 ? rc : proto_run(&cfg, 0, false, proto_otep_loop);
 }

@@ -421,36 +421,46 @@ bool proto_session_set_hash(struct proto_session *s, long mib) {
     return true;
 }
 
-/* Sets the defaults: Copenhagen, 64 MiB, one thread, 3 s a move without a clock. */
+/* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg) {
+    struct search_options opt;
+    search_options_default(&opt);
     memset(cfg, 0, sizeof *cfg);
     cfg->variant = variant_by_name("copenhagen");
     cfg->hash_mib = PROTO_HASH_DEFAULT;
     cfg->threads = 1;
+    cfg->move_overhead_ms = opt.move_overhead_ms;
     cfg->movetime_ms = 3000;
 }
 
 const char proto_common_usage[] =
     "  --hash MiB       transposition table size (default 64)\n"
     "  --threads T      search threads (default 1)\n"
+    "  --move-overhead MS  time kept back from a clock for each move, for the host's delays\n"
+    "                   (default 30; a fixed move time is used whole)\n";
+
+const char proto_thinking_usage[] =
     "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
     "  --depth N        search N plies a move instead (also with a clock)\n"
     "  --nodes N        search about N nodes a move instead (also with a clock)\n";
 
 /*
- * Reads one of the options every protocol command takes (--hash, --threads, --movetime, --depth,
- * --nodes) at argv[*i]; returns 1 if consumed, 0 if not one of them, -1 after an error message.
+ * Reads one of the options every protocol command takes (--hash, --threads, --move-overhead),
+ * and with thinking also --movetime, --depth and --nodes, at argv[*i]; returns 1 if consumed, 0
+ * if not one of them, -1 after an error message.
  */
-int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg) {
+int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking) {
     static const struct {
         const char *name;
         long lo, hi;
     } opts[] = {{"--hash", 1, PROTO_HASH_MAX},
                 {"--threads", 1, SEARCH_MAX_THREADS},
+                {"--move-overhead", 0, PROTO_OVERHEAD_MAX},
                 {"--movetime", 1, 1000000000L},
                 {"--depth", 1, SEARCH_MAX_PLY - 8},
                 {"--nodes", 1, 1000000000000L}};
-    for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]); k++) {
+    int count = thinking ? (int)(sizeof opts / sizeof opts[0]) : 3;
+    for (int k = 0; k < count; k++) {
         if (strcmp(argv[*i], opts[k].name) != 0) continue;
         if (*i + 1 >= argc) {
             fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
@@ -462,8 +472,9 @@ int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg)
         switch (k) {
         case 0: cfg->hash_mib = v; break;
         case 1: cfg->threads = (int)v; break;
-        case 2: cfg->movetime_ms = v; break;
-        case 3: cfg->depth = (int)v; break;
+        case 2: cfg->move_overhead_ms = (int)v; break;
+        case 3: cfg->movetime_ms = v; break;
+        case 4: cfg->depth = (int)v; break;
         default: cfg->nodes = (uint64_t)v; break;
         }
         return 1;
@@ -487,19 +498,19 @@ static bool is_rules_line(const struct proto_line *l) {
 }
 
 /*
- * Reads the arguments of a protocol command (argv[0] is its name): the common options, --help
- * (prints usage and proto_common_usage), and what extra accepts (it returns like
- * proto_common_option). Returns -1 to go on, else the exit status.
+ * Reads the arguments of a protocol command (argv[0] is its name): the common options (and the
+ * thinking ones if thinking), --help (prints usage and the usage of those options), and what
+ * extra accepts (it returns like proto_common_option). Returns -1 to go on, else the exit status.
  */
-int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage,
+int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage, bool thinking,
                int (*extra)(int argc, char **argv, int *i, struct proto_config *cfg)) {
     for (int i = 1; i < argc; i++) {
         int r = extra ? extra(argc, argv, &i, cfg) : 0;
-        if (r == 0) r = proto_common_option(argc, argv, &i, cfg);
+        if (r == 0) r = proto_common_option(argc, argv, &i, cfg, thinking);
         if (r < 0) return 2;
         if (r > 0) continue;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s", usage, proto_common_usage);
+            printf("%s%s%s", usage, proto_common_usage, thinking ? proto_thinking_usage : "");
             return 0;
         }
         fprintf(stderr, "hnefi %s: unknown argument '%s' (try --help)\n", argv[0], argv[i]);
@@ -525,6 +536,7 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
         return 1;
     }
     s->opt.threads = cfg->threads;
+    s->opt.move_overhead_ms = cfg->move_overhead_ms;
     proto_reader_init(r, in_fd);
     int rc = 0;
     if (!detect) {

@@ -38,6 +38,7 @@ enum {
     PROTO_QUOTE_MAX = 48,                        /* bytes of a quoted word in a message */
     PROTO_HASH_DEFAULT = 64,                     /* MiB */
     PROTO_HASH_MAX = 65536,                      /* MiB */
+    PROTO_OVERHEAD_MAX = 5000,                   /* ms of move overhead */
     PROTO_PV_TEXT_MAX = SEARCH_MAX_PLY * 8 + 16, /* a principal variation as text */
 };
 
@@ -180,12 +181,13 @@ struct proto_config {
     const struct variant *variant;
     long hash_mib;
     int threads;
-    int64_t movetime_ms; /* per move when the host gives no clock */
-    int depth;           /* fixed depth instead, if > 0 */
-    uint64_t nodes;      /* fixed nodes instead, if > 0 */
-    bool server;         /* HTP: the light server's bare lines */
-    bool repeat_moves;   /* HTP: no defender repeat ban */
-    const char *connect; /* HTP: host:port of a light server to play on */
+    int move_overhead_ms; /* kept off a clock's time for each move (not off a fixed move time) */
+    int64_t movetime_ms;  /* per move when the host gives no clock */
+    int depth;            /* fixed depth instead, if > 0 */
+    uint64_t nodes;       /* fixed nodes instead, if > 0 */
+    bool server;          /* HTP: the light server's bare lines */
+    bool repeat_moves;    /* HTP: no defender repeat ban */
+    const char *connect;  /* HTP: host:port of a light server to play on */
 };
 
 /*
@@ -195,24 +197,26 @@ struct proto_config {
 typedef int (*proto_loop)(struct proto_session *s, struct proto_reader *r, struct proto_line *line,
                           bool have, const struct proto_config *cfg);
 
-/* Sets the defaults: Copenhagen, 64 MiB, one thread, 3 s a move without a clock. */
+/* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg);
 
 /*
- * Reads one of the options every protocol command takes (--hash, --threads, --movetime, --depth,
- * --nodes) at argv[*i]; returns 1 if consumed, 0 if not one of them, -1 after an error message.
+ * Reads one of the options every protocol command takes (--hash, --threads, --move-overhead) at
+ * argv[*i], and with thinking also the ones that set how long a move is thought about when the
+ * host does not say (--movetime, --depth, --nodes: otep and htp); returns 1 if consumed, 0 if not
+ * one of them, -1 after an error message.
  */
-int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg);
+int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking);
 
-/* The usage lines of those options. */
-extern const char proto_common_usage[];
+/* The usage lines of the options of every protocol command, and of the thinking options. */
+extern const char proto_common_usage[], proto_thinking_usage[];
 
 /*
- * Reads the arguments of a protocol command (argv[0] is its name): the common options, --help
- * (prints usage and proto_common_usage), and what extra accepts (it returns like
- * proto_common_option). Returns -1 to go on, else the exit status.
+ * Reads the arguments of a protocol command (argv[0] is its name): the common options (and the
+ * thinking ones if thinking), --help (prints usage and the usage of those options), and what
+ * extra accepts (it returns like proto_common_option). Returns -1 to go on, else the exit status.
  */
-int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage,
+int proto_args(int argc, char **argv, struct proto_config *cfg, const char *usage, bool thinking,
                int (*extra)(int argc, char **argv, int *i, struct proto_config *cfg));
 
 /* Fills limits for a move without a clock, from cfg. */

@@ -16,11 +16,13 @@
 #include "tools/cli.h"
 #include "tools/proto_session.h"
 
-enum { UCI_MULTIPV_MAX = 1000, UCI_OVERHEAD_MAX = 5000, UCI_PERFT_MAX = 8 };
+enum { UCI_MULTIPV_MAX = 1000, UCI_PERFT_MAX = 8 };
 
 struct uci {
     struct proto_session *s;
     char default_variant[VARIANT_NAME_MAX];
+    long default_hash; /* the options as the command line set them: what `uci` calls default */
+    int default_threads, default_overhead;
     bool ponder_option; /* the Ponder option: bestmove names a ponder move */
     bool pondering;     /* a `go ponder` search waits for ponderhit */
     struct search_limits ponder_limits;
@@ -96,11 +98,13 @@ static void cmd_uci_hello(struct uci *u, int n, char **w) {
     proto_out("id author %s", PROTO_ENGINE_AUTHOR);
     proto_out("option name Variant type combo default %s%s", u->default_variant, combo);
     proto_out("option name Rules type string default <empty>");
-    proto_out("option name Hash type spin default %d min 1 max %d", PROTO_HASH_DEFAULT,
+    proto_out("option name Hash type spin default %ld min 1 max %d", u->default_hash,
               PROTO_HASH_MAX);
-    proto_out("option name Threads type spin default 1 min 1 max %d", SEARCH_MAX_THREADS);
+    proto_out("option name Threads type spin default %d min 1 max %d", u->default_threads,
+              SEARCH_MAX_THREADS);
     proto_out("option name MultiPV type spin default 1 min 1 max %d", UCI_MULTIPV_MAX);
-    proto_out("option name MoveOverhead type spin default 30 min 0 max %d", UCI_OVERHEAD_MAX);
+    proto_out("option name MoveOverhead type spin default %d min 0 max %d", u->default_overhead,
+              PROTO_OVERHEAD_MAX);
     proto_out("option name Ponder type check default false");
     proto_out("option name Clear Hash type button");
     proto_out("uciok");
@@ -223,7 +227,7 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
             proto_out("info string MultiPV %lld: hnefi reports at most %d lines", (long long)v,
                       SEARCH_MAX_MULTIPV);
     } else if (strcasecmp(name, "MoveOverhead") == 0 || strcasecmp(name, "Move Overhead") == 0) {
-        if (!spin_value("MoveOverhead", value, 0, UCI_OVERHEAD_MAX, &v)) return;
+        if (!spin_value("MoveOverhead", value, 0, PROTO_OVERHEAD_MAX, &v)) return;
         proto_session_stop(s, false);
         s->opt.move_overhead_ms = (int)v;
     } else if (strcasecmp(name, "Ponder") == 0) {
@@ -569,6 +573,9 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
     if (!u) return 1;
     u->s = s;
     snprintf(u->default_variant, sizeof u->default_variant, "%s", s->variant.name);
+    u->default_hash = s->hash_mib;
+    u->default_threads = s->opt.threads;
+    u->default_overhead = s->opt.move_overhead_ms;
     bool quit = have && !uci_line(u, line);
     while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
     if (quit) {
@@ -610,9 +617,10 @@ int cmd_uci(int argc, char **argv) {
                    "Speaks the UCI-like protocol (a superset of TaflZero's) on stdin/stdout;\n"
                    "see docs/protocol.md. 'hnefi' with no command does the same, or speaks the\n"
                    "OpenTafl engine protocol if the first line is an OpenTafl 'rules' line.\n"
-                   "  --variant V      the variant at the start (as setoption Variant)\n"
-                   "  (--movetime, --depth, --nodes belong to otep and htp)\n",
-                   uci_extra);
+                   "How long to think comes with each 'go'. Options (the defaults of the\n"
+                   "protocol options of the same names):\n"
+                   "  --variant V      the variant at the start (as setoption Variant)\n",
+                   false, uci_extra);
     return rc >= 0 ? rc : proto_run(&cfg, 0, false, proto_uci_loop);
 }
 

@@ -64,6 +64,34 @@ static void test_errors(void) {
     CHECK_FAILS("not key=value", "saek", "--advise", "coins=9,4 hello");
     CHECK_FAILS("lacks", "eketorp", "--advise", "np=4 week=1");
     CHECK_FAILS("saek", "eketorp", "--games", "1", "--policy", "opt");
+    /* opt solves two-player Saekonungr only: 4 players (the default) or a 3-player STATE */
+    CHECK_FAILS("two-player Saekonungr; this game has 4 players", "saek", "--policy", "opt",
+                "--games", "3", "--quiet");
+    CHECK_FAILS("this game has 3 players", "saek", "--advise",
+                "coins=5,4,6 ships=3,5 long=3 phase=raid7 rolls=1", "--policy", "opt");
+    CHECK_FAILS("not both", "raid", "bench", "--seconds", "1", "--games", "5");
+    CHECK_FAILS("unknown game option", "raid", "bench", "--options", "bogus=1");
+    /* an option the form would ignore is refused, naming it and the form */
+    CHECK_FAILS("--format does not apply to bench", "saek", "bench", "--format", "csv");
+    CHECK_FAILS("--games does not apply to --advise", "saek", "--advise",
+                "coins=9,4 ships=3,5,9 long=3 phase=vdice vikingdice=1", "--games", "3");
+    CHECK_FAILS("--advise does not apply to --show", "saek", "--show", "coins=9,4", "--advise",
+                "coins=9,4");
+    CHECK_FAILS("--games does not apply to solve", "saek", "solve", "--games", "5");
+    CHECK_FAILS("--coins does not apply to a tournament", "saek", "--coins", "5");
+}
+
+/* Help: every game is named (full names too), and raid's own commands have their help. */
+static void test_help(void) {
+    CHECK(run("--help", NULL) == 0 &&
+          strstr(out, "saek (or saekonungr), eketorp, raid (or "
+                      "viking-raid)") &&
+          strstr(out, "hnefi mc raid odds|buy|play|bench"));
+    CHECK(run("raid", "--help", NULL) == 0 && strstr(out, "hnefi mc raid odds") &&
+          strstr(out, "--format") && strstr(out, "season="));
+    CHECK(run("viking-raid", "bench", "--help", NULL) == 0 && strstr(out, "raid bench"));
+    CHECK(run("raid", "play", "-h", NULL) == 0 && strstr(out, "raid play"));
+    CHECK(run("list", NULL) == 0 && strstr(out, "saek (or saekonungr): Saekonungr"));
 }
 
 /* Tournaments, advice, show, data, bench, solve and compare all run and report. */
@@ -129,11 +157,21 @@ static void test_runs(void) {
                      "--quiet", NULL),
                  0);
     CHECK(strstr(out, "decision agreement") != NULL);
+    /* the full names, opt with two players, raid's bench by games, raid play without a terminal */
+    CHECK_EQ_INT(run("saekonungr", "--games", "10", "--quiet", NULL), 0);
+    CHECK(strstr(out, "Saekonungr, 4 players, 10 games") != NULL);
+    CHECK_EQ_INT(run("saek", "--players", "2", "--policy", "opt", "--games", "4", "--quiet", NULL),
+                 0);
+    CHECK_EQ_INT(run("viking-raid", "bench", "--games", "100", NULL), 0);
+    CHECK(strstr(out, "raid 4 players: 100 random raid days") != NULL);
+    CHECK_EQ_INT(run("raid", "play", "--games", "20", NULL), 0);
+    CHECK(strstr(out, "20 games") && errtext[0] == '\0'); /* no progress dots when piped */
 }
 
 /* Runs the command tests. */
 int main(void) {
     test_errors();
+    test_help();
     test_runs();
     return check_done();
 }

@@ -111,6 +111,14 @@ static void test_errors(void) {
         {{"raid", "play", "--policy", "genius"}, "genius"},
         {{"raid", "play", "--options", "spacing=zero"}, "spacing"},
         {{"raid", "fight"}, "fight"},
+        /* an option the kind of odds would ignore is refused, naming both */
+        {{"raid", "odds", "--attacker", "sword", "--defender", "sword", "--range", "5"},
+         "--range does not apply to melee odds"},
+        {{"raid", "odds", "--fire", "bow", "--defender", "shield", "--mc", "100"},
+         "--mc does not apply to --fire odds"},
+        {{"raid", "odds", "--stab", "--attacker", "sword"}, "--attacker does not apply to --stab"},
+        {{"raid", "bench", "--games", "5", "--seconds", "1"}, "not both"},
+        {{"raid", "bench", "--policy", "heur"}, "--policy"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *const *w = cases[i].words;
@@ -122,6 +130,7 @@ static void test_errors(void) {
     }
 }
 
+/* Runs the Viking Raid command-line tests. */
 int main(void) {
     test_odds();
     test_buy_play();
