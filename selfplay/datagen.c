@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 
 static const char magic[8] = {'H', 'N', 'E', 'F', 'I', 'D', 'A', 'T'};
 

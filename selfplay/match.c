@@ -8,11 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match_impl.h"
 #include "selfplay/match_settings.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 
 enum { GAME_TODO, GAME_RUNNING, GAME_DONE };
 enum { NOTE_MAX = 700, END_SLOTS = GAME_END_NB + 8 };

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "book/zio.h"
 #include "engine/notation.h"
 #include "engine/tafl.h"
-#include "selfplay/zio.h"
 
 enum { RANDOM_TRIES = 1000 };
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "engine/notation.h"
-#include "selfplay/zio.h"
 
 enum { FIELDS_SHORT = 4, FIELDS_LONG = 10, FIELD_MAX = 10 };
 

@@ -3,7 +3,7 @@
  * (moves,attacker_captures,defender_captures,status) followed by what a tournament needs
  * (variant,attackers,defenders,opening,game,end); docs/records.md describes every field.
  *
- * A tournament appends each line as its own checksummed zstd frame (selfplay/zio.h). Reading a
+ * A tournament appends each line as its own checksummed zstd frame (book/zio.h). Reading a
  * file back (records_scan) accepts plain text, zstd, and lines of four fields (the real-game
  * files); every line is replayed, so a line whose moves, captures or result do not fit the rules
  * is refused as damaged, naming the line. Lines that start with '#' are comments and skipped (a

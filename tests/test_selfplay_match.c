@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "check.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
 #include "selfplay/match_settings.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 #include "test_selfplay_util.h"
 #include "tools/uci_client.h"
 

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "check.h"
 #include "engine/notation.h"
 #include "selfplay/datagen.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 #include "test_selfplay_util.h"
 
 static char dir[64];

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "selfplay/zio.h"
+#include "book/zio.h"
 
 /* Makes a scratch directory named after the test in dir (64 bytes); false on failure. */
 static inline bool scratch_make(char *dir, const char *test) {

@@ -11,8 +11,8 @@
 #define HNEFI_DATA_REL "../share/hnefi" /* the data directory from the program's directory */
 #endif
 
+#include "book/zio.h"
 #include "engine/notation.h"
-#include "selfplay/zio.h"
 
 #define CLI_RULES_USAGE                                                                            \
     "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \

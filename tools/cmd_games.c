@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "book/zio.h"
 #include "engine/notation.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book/zio.h"
 #include "selfplay/match.h"
 #include "selfplay/match_mpi.h"
-#include "selfplay/zio.h"
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
 #include "tools/report.h"

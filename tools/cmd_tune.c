@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "book/zio.h"
 #include "search/eval.h"
 #include "selfplay/records.h"
-#include "selfplay/zio.h"
 #include "tools/cli.h"
 
 /* hnefi tune: fits the evaluation weights to game results (declared for tools/hnefi.c). */

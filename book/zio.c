@@ -1,6 +1,6 @@
 /* zstd frames: reading a file frame by frame with damage detection, appending checksummed frames.
  */
-#include "selfplay/zio.h"
+#include "book/zio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -198,8 +198,9 @@ char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen) {
     return text;
 }
 
-/* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
-bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen) {
+/* Compresses data into one checksummed zstd frame at the given level in a new buffer. */
+void *zio_compress(const void *data, size_t len, int level, size_t *outlen, char *err,
+                   size_t errlen) {
     size_t cap = ZSTD_compressBound(len);
     char *dst = malloc(cap);
     ZSTD_CCtx *cc = ZSTD_createCCtx();
@@ -207,32 +208,47 @@ bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err
         free(dst);
         ZSTD_freeCCtx(cc);
         snprintf(err, errlen, "out of memory");
-        return false;
+        return NULL;
     }
-    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
     size_t n = ZSTD_compress2(cc, dst, cap, data, len);
     ZSTD_freeCCtx(cc);
     if (ZSTD_isError(n)) {
         snprintf(err, errlen, "compression failed: %s", ZSTD_getErrorName(n));
         free(dst);
-        return false;
+        return NULL;
     }
+    *outlen = n;
+    return dst;
+}
+
+/* Writes len bytes to fd, retrying short writes; false with a reason in err. */
+bool zio_write_all(int fd, const void *data, size_t len, char *err, size_t errlen) {
+    const char *p = data;
     size_t done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, dst + done, n - done);
+    while (done < len) {
+        ssize_t w = write(fd, p + done, len - done);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-            snprintf(err, errlen, "write failed: %s", strerror(errno));
-            free(dst);
+            snprintf(err, errlen, "write failed: %s", w < 0 ? strerror(errno) : "no space");
             return false;
         }
         done += (size_t)w;
     }
+    return true;
+}
+
+/* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
+bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen) {
+    size_t n;
+    char *dst = zio_compress(data, len, 3, &n, err, errlen);
+    if (!dst) return false;
+    bool ok = zio_write_all(fd, dst, n, err, errlen);
     free(dst);
-    if (sync && fdatasync(fd) != 0) {
+    if (ok && sync && fdatasync(fd) != 0) {
         snprintf(err, errlen, "sync failed: %s", strerror(errno));
         return false;
     }
-    return true;
+    return ok;
 }

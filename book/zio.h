@@ -1,14 +1,17 @@
 /*
- * zstd file helpers shared by game records, training data and opening files.
+ * zstd file helpers shared by the opening book, game records, training data and opening files.
  *
  * A record file is a plain concatenation of zstd frames, each with a content checksum, appended
  * one at a time and flushed (optionally synced) so that a killed writer leaves at most one
  * half-written frame at the end. zio_next_frame walks such a file frame by frame and tells a
  * complete frame, the end, a half-written tail (a frame cut short, or zero bytes left by a lost
  * write) and damage (bytes that are not a zstd frame, or a frame whose checksum fails) apart.
+ *
+ * It lives in book/, the lowest layer that uses zstd, so that the book and selfplay/ (records,
+ * training data, openings) share it without either reaching up.
  */
-#ifndef HNEFI_SELFPLAY_ZIO_H
-#define HNEFI_SELFPLAY_ZIO_H
+#ifndef HNEFI_BOOK_ZIO_H
+#define HNEFI_BOOK_ZIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +43,16 @@ char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen);
  */
 enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char **out,
                               size_t *outlen, char *err, size_t errlen);
+
+/*
+ * Compresses data into one checksummed zstd frame at the given level (1-19) in a new buffer of
+ * *outlen bytes; NULL with a reason in err.
+ */
+void *zio_compress(const void *data, size_t len, int level, size_t *outlen, char *err,
+                   size_t errlen);
+
+/* Writes len bytes to fd, retrying short writes; false with a reason in err. */
+bool zio_write_all(int fd, const void *data, size_t len, char *err, size_t errlen);
 
 /* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
 bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen);
