@@ -8,11 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/symmetry.h"
 #include "search/nnue.h"
 #include "search/score.h"
 #include "selfplay/datagen.h"
 
-enum { SYMMETRIES = 8, MAX_THREADS = 64 };
+enum { SYMMETRIES = SYM_NB, MAX_THREADS = 64 };
 
 /* One training position: its inputs (in feat), side to move, score and result. */
 struct tpos {
@@ -49,45 +50,6 @@ static uint64_t mix64(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-/* Returns the image of square (r, f) under symmetry k of an n x n board. */
-static int sym_square(int k, int r, int f, int n) {
-    int m = n - 1;
-    switch (k) {
-    case 0: return r * n + f;
-    case 1: return f * n + (m - r);
-    case 2: return (m - r) * n + (m - f);
-    case 3: return (m - f) * n + r;
-    case 4: return r * n + (m - f);
-    case 5: return (m - r) * n + f;
-    case 6: return f * n + r;
-    default: return (m - f) * n + (m - r);
-    }
-}
-
-/* Returns the image of a set of squares under symmetry k. */
-static bb_t sym_set(int k, bb_t b, int n) {
-    bb_t r = 0;
-    while (b) {
-        int sq = bb_pop(&b);
-        r |= bb_sq(sym_square(k, sq / n, sq % n, n));
-    }
-    return r;
-}
-
-/* Tells whether every mask of v and its start position are the same under all 8 symmetries. */
-static bool variant_symmetric(const struct variant *v) {
-    struct position p;
-    pos_init_start(&p, v);
-    int n = v->size;
-    const bb_t sets[] = {
-        p.att,          p.def,        p.king,        v->throne,        v->corner_mask,
-        v->escape_mask, v->men_block, v->king_block, v->men_forbidden, v->king_forbidden};
-    for (int k = 1; k < SYMMETRIES; k++)
-        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-            if (sym_set(k, sets[i], n) != sets[i]) return false;
-    return true;
-}
-
 /* Creates an empty data set for variant v (NULL if out of memory). */
 struct train_data *train_data_new(const struct variant *v) {
     struct train_data *d = calloc(1, sizeof *d);
@@ -95,15 +57,14 @@ struct train_data *train_data_new(const struct variant *v) {
     d->v = v;
     d->squares = v->size * v->size;
     d->inputs = nnue_inputs_of(NNUE_ARCH_KING_REACH, d->squares);
-    d->symmetric = variant_symmetric(v);
+    d->symmetric = sym_variant_allows(v) == SYM_ALL;
     for (int k = 0; k < SYMMETRIES; k++)
         for (int i = 0; i < d->inputs; i++) {
             int plane = i / d->squares, sq = i % d->squares;
             /* the four square planes map square by square; the reach buckets stay */
             d->sym[k][i] = plane > NNUE_PLANES
                                ? (uint16_t)i
-                               : (uint16_t)(plane * d->squares +
-                                            sym_square(k, sq / v->size, sq % v->size, v->size));
+                               : (uint16_t)(plane * d->squares + sym_square(k, sq, v->size));
         }
     return d;
 }
