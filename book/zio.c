@@ -63,11 +63,14 @@ static bool all_zero(const uint8_t *p, size_t n) {
     return true;
 }
 
-/* Decompresses one whole frame (size bytes) into a new buffer; false with a reason on failure. */
-static bool decompress_frame(const uint8_t *src, size_t size, char **out, size_t *outlen, char *err,
-                             size_t errlen) {
+/*
+ * Decompresses one whole frame (size bytes) of at most max bytes of content (cap: a first guess)
+ * into a new buffer; false with a reason on failure.
+ */
+static bool decompress_frame(const uint8_t *src, size_t size, size_t cap, size_t max, char **out,
+                             size_t *outlen, char *err, size_t errlen) {
     ZSTD_DStream *ds = ZSTD_createDStream();
-    size_t cap = 4096, used = 0;
+    size_t used = 0;
     char *dst = malloc(cap + 1);
     if (!ds || !dst) {
         ZSTD_freeDStream(ds);
@@ -80,6 +83,11 @@ static bool decompress_frame(const uint8_t *src, size_t size, char **out, size_t
     size_t r = 1;
     while (r != 0) {
         if (used == cap) {
+            if (cap >= max) {
+                snprintf(err, errlen, "more than %zu bytes of content", max);
+                r = (size_t)-1;
+                break;
+            }
             char *bigger = realloc(dst, cap * 2 + 1);
             if (!bigger) {
                 snprintf(err, errlen, "out of memory");
@@ -119,6 +127,15 @@ static bool decompress_frame(const uint8_t *src, size_t size, char **out, size_t
  */
 enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char **out,
                               size_t *outlen, char *err, size_t errlen) {
+    return zio_next_frame_max(buf, len, pos, SIZE_MAX, out, outlen, err, errlen);
+}
+
+/*
+ * zio_next_frame for a frame that must state its content size in its header, at most max bytes
+ * (SIZE_MAX: any size, stated or not); a frame that does not is DAMAGED.
+ */
+enum zio_frame zio_next_frame_max(const uint8_t *buf, size_t len, size_t *pos, size_t max,
+                                  char **out, size_t *outlen, char *err, size_t errlen) {
     size_t at = *pos, left = len - at;
     if (left == 0) return ZIO_FRAME_END;
     if (all_zero(buf + at, left)) {
@@ -142,8 +159,19 @@ enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char 
         snprintf(err, errlen, "byte %zu: not a zstd frame (%s)", at, ZSTD_getErrorName(size));
         return ZIO_FRAME_DAMAGED;
     }
+    unsigned long long stated = ZSTD_getFrameContentSize(buf + at, size);
+    bool known = stated != ZSTD_CONTENTSIZE_UNKNOWN && stated != ZSTD_CONTENTSIZE_ERROR;
+    if (max != SIZE_MAX && (!known || stated > max)) {
+        if (known)
+            snprintf(err, errlen, "byte %zu: a frame of %llu bytes, more than %zu", at, stated,
+                     max);
+        else
+            snprintf(err, errlen, "byte %zu: a frame that does not state its size", at);
+        return ZIO_FRAME_DAMAGED;
+    }
     char why[120];
-    if (!decompress_frame(buf + at, size, out, outlen, why, sizeof why)) {
+    size_t cap = known && stated < (1u << 26) ? (size_t)stated + 1 : 4096; /* a first guess */
+    if (!decompress_frame(buf + at, size, cap, max, out, outlen, why, sizeof why)) {
         snprintf(err, errlen, "byte %zu: damaged frame (%s)", at, why);
         return ZIO_FRAME_DAMAGED;
     }

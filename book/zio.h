@@ -54,6 +54,13 @@ void *zio_compress(const void *data, size_t len, int level, size_t *outlen, char
 /* Writes len bytes to fd, retrying short writes; false with a reason in err. */
 bool zio_write_all(int fd, const void *data, size_t len, char *err, size_t errlen);
 
+/*
+ * zio_next_frame for a frame that must state its content size in its header, at most max bytes
+ * (SIZE_MAX: any size, stated or not); a frame that does not is DAMAGED.
+ */
+enum zio_frame zio_next_frame_max(const uint8_t *buf, size_t len, size_t *pos, size_t max,
+                                  char **out, size_t *outlen, char *err, size_t errlen);
+
 /* Compresses data into one checksummed frame and appends it to fd; syncs it if sync is set. */
 bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err, size_t errlen);
 

@@ -15,6 +15,9 @@ int cmd_tune(int argc, char **argv);
 /* hnefi train (tools/cmd_train.c): fits the learned evaluation to self-play data. */
 int cmd_train(int argc, char **argv);
 
+/* hnefi book (tools/cmd_book.c): builds, grows, shows and merges opening books. */
+int cmd_book(int argc, char **argv);
+
 /* One command: its name, its entry point and a line of help. */
 struct command {
     const char *name;
@@ -32,6 +35,7 @@ static const struct command commands[] = {
     {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
     {"games", cmd_games, "list, filter, convert and summarise game record files"},
+    {"book", cmd_book, "opening books: build from games, grow by search, show, merge"},
     {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},
     {"train", cmd_train, "train the learned evaluation (a network) on self-play data"},
     {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
