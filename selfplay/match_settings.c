@@ -80,6 +80,12 @@ static void put_player(struct text *t, const struct player_spec *p) {
 #undef SETTINGS_WEIGHT
     snprintf(key, sizeof key, "%s.weights", p->name);
     put(t, key, n ? w : "default");
+    if (p->book) { /* only when there is one: records without books read as before */
+        snprintf(key, sizeof key, "%s.book", p->name);
+        putf(t, key, "%016llx:depth-%d:%s:seed-%llu", (unsigned long long)p->book->body_hash,
+             p->book_play.max_ply, p->book_play.variety == BOOK_WEIGHTED ? "weighted" : "best",
+             (unsigned long long)p->book_seed);
+    }
 }
 
 /* Writes the settings line of a tournament (no newline); false if it does not fit in outlen. */

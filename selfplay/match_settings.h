@@ -8,7 +8,8 @@
  * (max-plies, max-quiet, resign, draw, time-margin, hang), the players' names, and for each
  * player NAME.tc and either NAME.threads, NAME.hash, NAME.null-move, NAME.lmr and NAME.weights
  * (the weights that differ from the built-in ones, or "default") for an in-process player, or
- * NAME.engine (its command and options) for an external one. Values are percent-escaped: every
+ * NAME.engine (its command and options) for an external one; NAME.book (the book's checksum,
+ * depth, variety and seed) only for a player with a book. Values are percent-escaped: every
  * byte below '!' or above '~', and '%' itself, is written as %XX.
  *
  * What may change between runs of one tournament is left out: the number of games (a longer

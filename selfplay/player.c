@@ -104,11 +104,22 @@ void player_spec_search(struct player_spec *spec, const char *name) {
     spec->hash_mib = 16;
 }
 
-/* An in-process player: its own search context and options. */
+/* An in-process player: its own search context and options, and its book. */
 struct search_player {
     struct search *s;
     struct search_options opt;
+    const struct book *book;
+    struct book_play book_play;
+    uint64_t book_seed;
 };
+
+/* Returns a well-mixed 64-bit value of x (splitmix64's finaliser). */
+static uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
 
 /* Clears the table and history for a new game (same game, same moves: determinism). */
 static bool search_player_new_game(void *self, const struct variant *v, char *err, size_t errlen) {
@@ -124,6 +135,16 @@ static bool search_player_new_game(void *self, const struct variant *v, char *er
 static enum player_status search_player_go(void *self, const struct player_go *go,
                                            struct player_reply *out) {
     struct search_player *p = self;
+    if (p->book) {
+        /* the draw depends on the seed and the position alone: the same game replays alike */
+        uint64_t draw = mix64(p->book_seed ^ tafl_pos(go->game)->key ^ (uint64_t)go->game->n);
+        move_t m = book_choose(p->book, go->game, &p->book_play, draw, NULL);
+        if (m != MOVE_NONE) {
+            memset(out, 0, sizeof *out);
+            out->move = m;
+            return PLAYER_OK;
+        }
+    }
     struct search_limits lim = {.time_ms = {-1, -1}};
     switch (go->tc.kind) {
     case TC_NODES: lim.nodes = go->tc.nodes; break;
@@ -180,6 +201,9 @@ bool player_search_create(const struct player_spec *spec, struct player *out, ch
         return false;
     }
     p->opt = spec->opt;
+    p->book = spec->book;
+    p->book_play = spec->book_play;
+    p->book_seed = spec->book_seed;
     out->ops = &search_player_ops;
     out->self = p;
     return true;

@@ -9,6 +9,10 @@
  * over); free ends the player. A struct player_spec describes a player and makes instances of it:
  * every parallel game gets its own.
  *
+ * An in-process player may have an opening book: it plays the book's move (book_choose, the
+ * weighted draw seeded from book_seed and the position, so a game replays alike) and searches
+ * only when the book has none.
+ *
  * A time control is one of: fixed nodes, fixed depth, a fixed time per move, or a clock (base
  * time plus an increment per move). Its text form is nodes:N, depth:N, movetime:MS or BASE+INC
  * (seconds, for example 10+0.1).
@@ -20,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "book/book.h"
 #include "engine/notation.h"
 #include "engine/tafl.h"
 #include "search/search.h"
@@ -85,6 +90,9 @@ struct player_spec {
     /* in-process hnefi */
     struct search_options opt;
     size_t hash_mib;
+    const struct book *book; /* played from before searching; NULL: none (shared, read-only) */
+    struct book_play book_play;
+    uint64_t book_seed;
     /* anything else the create function needs (an external engine's command), or NULL */
     const void *ext;
     /* an external player as text for the records' settings line (its command and options) */

@@ -10,6 +10,7 @@
 #include "selfplay/match.h"
 #include "selfplay/match_mpi.h"
 #include "tools/cli.h"
+#include "tools/cli_book.h"
 #include "tools/cmd_match.h"
 #include "tools/report.h"
 #include "tools/uci_client.h"
@@ -23,6 +24,8 @@ struct match_args {
     bool tc_given[MATCH_MAX_PLAYERS];
     struct cli_eval evals[MATCH_MAX_PLAYERS]; /* in-process players' evaluations */
     const char *net_paths[MATCH_MAX_PLAYERS];
+    const char *book_names[MATCH_MAX_PLAYERS]; /* in-process players' books, read later */
+    struct book books[MATCH_MAX_PLAYERS];
     char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
     const char *inproc_key[MATCH_MAX_PLAYERS]; /* a key only an in-process player takes, if given */
     int nplayers;
@@ -47,6 +50,9 @@ static const char match_usage[] =
     "      option.NAME=VALUE  an option set on the external engine\n"
     "      threads=N hash=MiB null-move=on|off lmr=on|off weights=FILE   (in-process hnefi)\n"
     "      eval=nnue|classic net=FILE   the evaluation (default: the variant's network)\n"
+    "      book=FILE          play from this opening book first (docs/book.md; default: the\n"
+    "                         variant's shipped book); book-depth=N (no book move from ply\n"
+    "                         N on), book-variety=best|weighted, book-seed=S\n"
     "Tournament:\n"
     "  --games N          games per pair of players, even (default 100)\n"
     "  --gauntlet         the first player against each other one (default: round robin)\n"
@@ -174,10 +180,35 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     } else if (strcmp(key, "net") == 0) {
         a->net_paths[k] = val; /* read once the variant is known */
         if (!a->inproc_key[k]) a->inproc_key[k] = arg;
+    } else if (strcmp(key, "book") == 0) {
+        if (!*val) {
+            fprintf(stderr, "hnefi: player book: a book file (or default) is needed\n");
+            return false;
+        }
+        a->book_names[k] = val; /* read once the variant is known */
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
+    } else if (strcmp(key, "book-depth") == 0 || strcmp(key, "book-seed") == 0) {
+        long n;
+        if (!cli_parse_int(val, 0, strcmp(key, "book-seed") == 0 ? 2147483647L : MAX_GAME_PLIES,
+                           strcmp(key, "book-seed") == 0 ? "player book-seed" : "player book-depth",
+                           &n))
+            return false;
+        if (strcmp(key, "book-seed") == 0)
+            p->book_seed = (uint64_t)n;
+        else
+            p->book_play.max_ply = (int)n;
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
+    } else if (strcmp(key, "book-variety") == 0) {
+        if (!cli_book_variety(val, &p->book_play.variety)) {
+            fprintf(stderr, "hnefi: player book-variety='%s': expected best or weighted\n", val);
+            return false;
+        }
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
-                "null-move, lmr, weights, eval or net\n",
+                "null-move, lmr, weights, eval, net, book, book-depth, book-variety or "
+                "book-seed\n",
                 key);
         return false;
     }
@@ -659,6 +690,17 @@ static int run(struct match_args *a, int argc, char **argv) {
             return 2;
         }
         a->players[i].opt.net = cli_eval_net(&a->evals[i], c->v);
+        if (!a->book_names[i]) continue;
+        if (!cli_book_load(&a->books[i], a->book_names[i], c->v, why, sizeof why)) {
+            fprintf(stderr, "hnefi: player %s book: %s\n", a->players[i].name, why);
+            return 2;
+        }
+        if (!book_fits(&a->books[i], c->v, why, sizeof why)) {
+            fprintf(stderr, "hnefi: player %s book %s: %s\n", a->players[i].name, a->book_names[i],
+                    why);
+            return 2;
+        }
+        a->players[i].book = &a->books[i];
     }
     c->players = a->players;
     c->nplayers = a->nplayers;
@@ -700,6 +742,7 @@ static void free_args(struct match_args *a) {
     for (int i = 0; i < a->nplayers; i++) {
         for (int k = 0; k < a->engines[i].nopts; k++) free((char *)a->engines[i].opt_name[k]);
         cli_eval_free(&a->evals[i]);
+        book_free(&a->books[i]);
     }
     openings_free(&a->openings);
     cli_game_free(&a->g);

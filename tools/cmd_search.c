@@ -9,6 +9,7 @@
 #include "engine/notation.h"
 #include "search/search.h"
 #include "tools/cli.h"
+#include "tools/cli_book.h"
 #include "tools/score_text.h"
 #include "tools/svg.h"
 
@@ -82,7 +83,7 @@ int cmd_analyze(int argc, char **argv) {
     search_options_default(&opt);
     struct search_limits limits = {.time_ms = {-1, -1}};
     long hash = 64, val;
-    const char *svg = NULL, *net_path = NULL;
+    const char *svg = NULL, *net_path = NULL, *book_name = NULL;
     struct cli_eval ev = {0};
     double seconds = -1;
     for (int i = 1; i < argc; i++) {
@@ -153,6 +154,12 @@ int cmd_analyze(int argc, char **argv) {
                 return 2;
             }
             net_path = argv[++i];
+        } else if (strcmp(a, "--book") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "hnefi: option --book needs a book file (or default)\n");
+                return 2;
+            }
+            book_name = argv[++i];
         } else if (strcmp(a, "--null-move") == 0) {
             opt.null_move = true;
         } else if (strcmp(a, "--no-lmr") == 0) {
@@ -175,6 +182,9 @@ int cmd_analyze(int argc, char **argv) {
                    "                   zstd), or the pairs themselves: --weights \"edge_king=50 "
                    "...\"\n"
                    "%s"
+                   "  --book FILE      list the book's moves for the position (games, results,\n"
+                   "                   score, weight) above the search; 'default': the shipped\n"
+                   "                   book of the variant (docs/book.md)\n"
                    "  --null-move      switch null-move pruning on (off by default)\n"
                    "  --no-lmr         switch late-move reductions off\n",
                    cli_game_usage, cli_eval_usage);
@@ -196,14 +206,24 @@ int cmd_analyze(int argc, char **argv) {
         return 2;
     }
     opt.net = cli_eval_net(&ev, &g.variant);
+    struct book book;
+    memset(&book, 0, sizeof book);
+    if (book_name && !cli_book_load(&book, book_name, &g.variant, err, sizeof err)) {
+        fprintf(stderr, "hnefi analyze: --book: %s\n", err);
+        cli_game_free(&g);
+        cli_eval_free(&ev);
+        return 2;
+    }
     if (svg && !cli_check_writable(svg, "hnefi analyze --svg")) { /* before the search, not after */
         cli_game_free(&g);
+        book_free(&book);
         return 1;
     }
     struct search *s = search_new((size_t)hash);
     if (!s) {
         fprintf(stderr, "hnefi: out of memory for a %ld MiB table\n", hash);
         cli_game_free(&g);
+        book_free(&book);
         return 1;
     }
     const struct tafl *game = g.game;
@@ -213,6 +233,7 @@ int cmd_analyze(int argc, char **argv) {
     fen_write(root, fen);
     printf("fen %s\n%s to move\n", fen, root->side == SIDE_ATTACKERS ? "attackers" : "defenders");
     printf("evaluation: %s\n", cli_eval_describe(&ev, &g.variant, err, sizeof err));
+    if (book_name) cli_book_print(stdout, &book, game);
     if (game->result != RESULT_NONE) {
         char title[160];
         tafl_status_text(game->result, game->reason, status, sizeof status);
@@ -222,6 +243,7 @@ int cmd_analyze(int argc, char **argv) {
         search_free(s);
         cli_game_free(&g);
         cli_eval_free(&ev);
+        book_free(&book);
         return rc;
     }
     struct analyze_ctx ctx = {.game = game};
@@ -243,6 +265,7 @@ int cmd_analyze(int argc, char **argv) {
     search_free(s);
     cli_game_free(&g);
     cli_eval_free(&ev);
+    book_free(&book);
     return rc;
 }
 

@@ -312,6 +312,7 @@ static void cmd_generate_move(struct htp *h, int n, char **w) {
         lim.inc_ms[side] = h->add_ms;
     }
     struct proto_hooks hooks = {.on_done = htp_on_done, .ctx = h};
+    if (proto_session_play_book(h->s, &hooks)) return;
     proto_session_go(h->s, &lim, false, &hooks);
 }
 
@@ -575,6 +576,7 @@ int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto
     h->size = 11;
     h->first = SIDE_ATTACKERS;
     new_game(h);
+    if (s->startup_note[0]) fprintf(stderr, "hnefi htp: %s\n", s->startup_note);
     bool more = !have || htp_line(h, line);
     while (more && proto_read_line(r, line)) more = htp_line(h, line);
     /* quit stops a search; at the end of input a generate_move still gets its answer */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/notation.h"
+#include "tools/cli_book.h"
 #include "tools/proto_session.h"
 #include "tools/score_text.h"
 
@@ -182,14 +183,25 @@ static void apply_pending(struct otep *o) {
     if (tafl_move_legal(o->s->game, o->pending, NULL, 0)) tafl_play(o->s->game, o->pending);
 }
 
-/* Starts a search in the given mode. */
+/* Says which book move is played (a status line, which the host shows). */
+static void otep_on_book(move_t m, const struct book_move *info, void *ctx) {
+    struct otep *o = ctx;
+    char mv[MOVE_TEXT_MAX], score[48];
+    move_write_captures(m, 0, o->s->variant.size, mv);
+    cli_book_score_text(info, score, sizeof score);
+    proto_out("status book move %s: %u games, score %s", mv, info->games, score);
+}
+
+/* Starts a search in the given mode (a move for play comes from the book if it has one). */
 static void start_search(struct otep *o, enum otep_mode mode, const struct search_limits *lim,
                          int multipv) {
-    struct proto_hooks hooks = {.on_line = otep_on_line, .on_done = otep_on_done, .ctx = o};
+    struct proto_hooks hooks = {
+        .on_line = otep_on_line, .on_done = otep_on_done, .on_book = otep_on_book, .ctx = o};
     proto_session_stop(o->s, false);
     o->mode = mode;
     o->ncur = o->nfull = 0;
     o->s->opt.multipv = multipv;
+    if (mode == OTEP_PLAY && proto_session_play_book(o->s, &hooks)) return;
     proto_session_go(o->s, lim, false, &hooks);
 }
 
@@ -448,6 +460,7 @@ int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct prot
     o->our_side = -1;
     o->cfg = cfg;
     proto_out("hello");
+    if (s->startup_note[0]) otep_error("%s", s->startup_note);
     bool more = !have || otep_line(o, line);
     while (more && proto_read_line(r, line)) more = otep_line(o, line);
     /* goodbye or end of input: the host is gone, so nothing more is sent */

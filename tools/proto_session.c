@@ -12,6 +12,7 @@
 
 #include "engine/notation.h"
 #include "tools/cli.h"
+#include "tools/cli_book.h"
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static int out_fd = 1;
@@ -227,6 +228,9 @@ bool proto_session_init(struct proto_session *s, const struct variant *v, long h
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->state = PROTO_IDLE;
+    s->bk.own = -1;
+    snprintf(s->bk.name, sizeof s->bk.name, "default");
+    proto_session_book_seed(s, 0);
     if (!s->game || !s->scratch || !s->search_game || !s->search) {
         proto_session_free(s);
         return false;
@@ -243,6 +247,8 @@ void proto_session_free(struct proto_session *s) {
     tafl_free(s->search_game);
     s->search = NULL;
     s->game = s->scratch = s->search_game = NULL;
+    book_free(&s->bk.book);
+    s->bk.loaded = false;
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
 }
@@ -421,6 +427,108 @@ bool proto_session_set_hash(struct proto_session *s, long mib) {
     return true;
 }
 
+/* Returns the next value of a splitmix64 sequence. */
+static uint64_t book_draw(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Sets the seed of weighted book choices (0: from the clock) and restarts their sequence. */
+void proto_session_book_seed(struct proto_session *s, uint64_t seed) {
+    s->bk.seed = seed;
+    if (seed) {
+        s->bk.rng = seed;
+    } else {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        s->bk.rng = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 48);
+    }
+}
+
+/*
+ * Reads the book the session asks for now (the variant's shipped one for "default"), unless it
+ * is loaded already; false with a reason in err.
+ */
+static bool book_resolve(struct proto_session *s, bool retry, char *err, size_t errlen) {
+    const char *name = s->bk.own == 1 ? s->bk.name : "default";
+    char path[4200];
+    if (!cli_book_path(name, &s->variant, path, sizeof path, err, errlen)) return false;
+    if (s->bk.loaded && strcmp(path, s->bk.loaded_path) == 0) return true;
+    if (!retry && strcmp(path, s->bk.failed_path) == 0) {
+        snprintf(err, errlen, "%.400s did not load", path);
+        return false;
+    }
+    struct book b;
+    memset(&b, 0, sizeof b);
+    if (!book_load(&b, path, err, errlen)) {
+        snprintf(s->bk.failed_path, sizeof s->bk.failed_path, "%s", path);
+        return false;
+    }
+    book_free(&s->bk.book);
+    s->bk.book = b;
+    s->bk.loaded = true;
+    s->bk.failed_path[0] = '\0';
+    snprintf(s->bk.loaded_path, sizeof s->bk.loaded_path, "%s", path);
+    return true;
+}
+
+/* Returns the book in use for the variant in play, or NULL. */
+const struct book *proto_session_book(struct proto_session *s) {
+    char err[600];
+    const struct cli_book_default *d = cli_book_default_of(&s->variant);
+    bool on = s->bk.own == 1 || (s->bk.own == -1 && d && d->on);
+    if (!on || !book_resolve(s, false, err, sizeof err)) return NULL;
+    return book_fits(&s->bk.book, &s->variant, err, sizeof err) ? &s->bk.book : NULL;
+}
+
+/* Reads the book asked for now and checks it fits the rules in play; false with why. */
+static bool book_check(struct proto_session *s, char *err, size_t errlen) {
+    char why[600];
+    if (!book_resolve(s, true, why, sizeof why)) {
+        snprintf(err, errlen, "%s; playing without a book", why);
+        return false;
+    }
+    if (!book_fits(&s->bk.book, &s->variant, why, sizeof why)) {
+        snprintf(err, errlen, "%.300s: %.300s; not used until the rules fit", s->bk.loaded_path,
+                 why);
+        return false;
+    }
+    return true;
+}
+
+/* Asks for the book name (a file, or "default") and turns the book on; reads it now. */
+bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen) {
+    snprintf(s->bk.name, sizeof s->bk.name, "%s", name);
+    s->bk.own = 1;
+    return book_check(s, err, errlen);
+}
+
+/* Turns the book on (own 1), off (0) or back to the default switch (-1). */
+bool proto_session_own_book(struct proto_session *s, int own, char *err, size_t errlen) {
+    s->bk.own = own;
+    return own != 1 || book_check(s, err, errlen);
+}
+
+/* Plays from the book if it holds a move for the current game (see proto_session.h). */
+bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *hooks) {
+    const struct book *b = proto_session_book(s);
+    if (!b) return false;
+    const struct book_move *info = NULL;
+    uint64_t draw = book_draw(&s->bk.rng);
+    move_t m = book_choose(b, s->game, &s->bk.play, draw, &info);
+    if (m == MOVE_NONE) return false;
+    proto_session_stop(s, false);
+    game_copy(s->search_game, s->game);
+    memset(&s->result, 0, sizeof s->result);
+    s->result.best = m;
+    s->result.score = info->depth ? info->score : 0;
+    if (hooks->on_book) hooks->on_book(m, info, hooks->ctx);
+    if (hooks->on_done) hooks->on_done(&s->result, hooks->ctx);
+    return true;
+}
+
 /* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg) {
     struct search_options opt;
@@ -431,13 +539,21 @@ void proto_config_default(struct proto_config *cfg) {
     cfg->threads = 1;
     cfg->move_overhead_ms = opt.move_overhead_ms;
     cfg->movetime_ms = 3000;
+    cfg->book_own = -1;
 }
 
 const char proto_common_usage[] =
     "  --hash MiB       transposition table size (default 64)\n"
     "  --threads T      search threads (default 1)\n"
     "  --move-overhead MS  time kept back from a clock for each move, for the host's delays\n"
-    "                   (default 30; a fixed move time is used whole)\n";
+    "                   (default 30; a fixed move time is used whole)\n"
+    "  --book FILE      play from this opening book (docs/book.md); 'default': the shipped\n"
+    "                   book of the variant in play\n"
+    "  --no-book        no book, not even a shipped one switched on by default\n"
+    "  --book-depth N   no book move once the game has N plies (default 0: no limit)\n"
+    "  --book-variety best|weighted   the best book move, or a random one by the book's\n"
+    "                   weights (default best)\n"
+    "  --book-seed S    the seed of weighted choices (default 0: from the clock)\n";
 
 const char proto_thinking_usage[] =
     "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
@@ -450,6 +566,41 @@ const char proto_thinking_usage[] =
  * if not one of them, -1 after an error message.
  */
 int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking) {
+    const char *a = argv[*i];
+    if (strcmp(a, "--no-book") == 0) {
+        cfg->book_own = 0;
+        cfg->book = NULL;
+        return 1;
+    }
+    if (!strcmp(a, "--book") || !strcmp(a, "--book-depth") || !strcmp(a, "--book-variety") ||
+        !strcmp(a, "--book-seed")) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hnefi: option %s needs a value\n", a);
+            return -1;
+        }
+        const char *v = argv[++*i];
+        long n;
+        if (strcmp(a, "--book") == 0) {
+            if (!*v) {
+                fprintf(stderr, "hnefi: --book needs a file name (or default)\n");
+                return -1;
+            }
+            cfg->book = v;
+            cfg->book_own = 1;
+        } else if (strcmp(a, "--book-depth") == 0) {
+            if (!cli_parse_int(v, 0, MAX_GAME_PLIES, a, &n)) return -1;
+            cfg->book_depth = (int)n;
+        } else if (strcmp(a, "--book-variety") == 0) {
+            if (!cli_book_variety(v, &cfg->book_variety)) {
+                fprintf(stderr, "hnefi: --book-variety '%s': expected best or weighted\n", v);
+                return -1;
+            }
+        } else {
+            if (!cli_parse_int(v, 0, 2147483647L, a, &n)) return -1;
+            cfg->book_seed = (uint64_t)n;
+        }
+        return 1;
+    }
     static const struct {
         const char *name;
         long lo, hi;
@@ -537,6 +688,15 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     }
     s->opt.threads = cfg->threads;
     s->opt.move_overhead_ms = cfg->move_overhead_ms;
+    s->bk.play.max_ply = cfg->book_depth;
+    s->bk.play.variety = cfg->book_variety;
+    proto_session_book_seed(s, cfg->book_seed);
+    s->bk.own = cfg->book_own;
+    if (cfg->book) {
+        char err[700];
+        if (!proto_session_set_book(s, cfg->book, err, sizeof err))
+            snprintf(s->startup_note, sizeof s->startup_note, "--book: %.580s", err);
+    }
     proto_reader_init(r, in_fd);
     int rc = 0;
     if (!detect) {

@@ -19,6 +19,16 @@
  * waits in HELD until proto_session_release or proto_session_stop; then the on_done hook reports
  * the result, unless the search was discarded (proto_session_stop with report = false), and the
  * search is DONE. Hooks run on the search thread.
+ *
+ * Book. Before a move is searched for play (not for analysis, pondering or an endless search), a
+ * protocol asks proto_session_play_book: when the book is on and holds a move for the current
+ * game (book_choose), the hooks hear of it at once, on the caller's thread, and no search runs.
+ * The book is on when one was named (--book, UCI's BookFile or OwnBook) or, with none named and
+ * not switched off (--no-book, OwnBook false), when the shipped book of the variant in play is
+ * switched on (tools/cli_book.h). A book is read when it is named and again when the variant's
+ * shipped book changes; one that cannot be read, or does not fit the rules in play, leaves the
+ * session without a book: the protocol reports an error when the book was named, and play goes
+ * on.
  */
 #ifndef HNEFI_TOOLS_PROTO_SESSION_H
 #define HNEFI_TOOLS_PROTO_SESSION_H
@@ -29,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "book/book.h"
 #include "engine/tafl.h"
 #include "search/search.h"
 
@@ -104,11 +115,24 @@ char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, 
 /* The state of the background search. */
 enum proto_search_state { PROTO_IDLE, PROTO_RUNNING, PROTO_HELD, PROTO_DONE };
 
-/* What a protocol hears from its search (on the search thread). */
+/* What a protocol hears from its search (on the search thread), or of a book move. */
 struct proto_hooks {
     void (*on_line)(const struct search_line *line, void *ctx);
     void (*on_done)(const struct search_result *result, void *ctx);
+    void (*on_book)(move_t move, const struct book_move *info, void *ctx); /* may be NULL */
     void *ctx;
+};
+
+/* The session's opening book: what was asked for and what is loaded. */
+struct proto_book {
+    int own;          /* 1: use a book; 0: none; -1: the switch of the variant in play decides */
+    char name[4096];  /* the book asked for: a file, or "default" (the variant's shipped one) */
+    struct book book; /* loaded from loaded_path, if loaded */
+    bool loaded;
+    char loaded_path[4200];
+    char failed_path[4200]; /* a file that did not load (not tried again until it changes) */
+    struct book_play play;
+    uint64_t seed, rng; /* BookSeed (0: from the clock) and the draws' state */
 };
 
 struct proto_session {
@@ -128,6 +152,8 @@ struct proto_session {
     struct search_limits limits;
     struct proto_hooks hooks;
     struct search_result result;
+    struct proto_book bk;
+    char startup_note[600]; /* an error with the command line's book, for the protocol to say */
 };
 
 /* Sets up a session for variant v with a table of hash_mib MiB; false if out of memory. */
@@ -176,6 +202,29 @@ void proto_session_wait(struct proto_session *s);
 /* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
 bool proto_session_set_hash(struct proto_session *s, long mib);
 
+/*
+ * Asks for the book name (a file, or "default") and turns the book on; reads it now. False with
+ * a reason in err when it cannot be read or does not fit the rules in play: the session then
+ * plays without a book until the name or the rules change.
+ */
+bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen);
+
+/* Turns the book on (own 1), off (0) or back to the default switch (-1); false as set_book. */
+bool proto_session_own_book(struct proto_session *s, int own, char *err, size_t errlen);
+
+/* Sets the seed of weighted book choices (0: from the clock) and restarts their sequence. */
+void proto_session_book_seed(struct proto_session *s, uint64_t seed);
+
+/* Returns the book in use for the variant in play, or NULL. */
+const struct book *proto_session_book(struct proto_session *s);
+
+/*
+ * Plays from the book if it holds a move for the current game: stops any search, then calls
+ * hooks->on_book and hooks->on_done (with the move as the result, depth 0) on this thread and
+ * returns true. False, with nothing done, when there is no book move.
+ */
+bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *hooks);
+
 /* How a protocol command was started: the rules, table, threads and how long to think. */
 struct proto_config {
     const struct variant *variant;
@@ -188,6 +237,11 @@ struct proto_config {
     bool server;          /* HTP: the light server's bare lines */
     bool repeat_moves;    /* HTP: no defender repeat ban */
     const char *connect;  /* HTP: host:port of a light server to play on */
+    const char *book;     /* --book: a book file or "default"; NULL: none named */
+    int book_own;         /* 1: --book, 0: --no-book, -1: the default switch decides */
+    int book_depth;       /* --book-depth: no book move from this ply on (0: no limit) */
+    enum book_variety book_variety;
+    uint64_t book_seed;
 };
 
 /*
@@ -201,10 +255,11 @@ typedef int (*proto_loop)(struct proto_session *s, struct proto_reader *r, struc
 void proto_config_default(struct proto_config *cfg);
 
 /*
- * Reads one of the options every protocol command takes (--hash, --threads, --move-overhead) at
- * argv[*i], and with thinking also the ones that set how long a move is thought about when the
- * host does not say (--movetime, --depth, --nodes: otep and htp); returns 1 if consumed, 0 if not
- * one of them, -1 after an error message.
+ * Reads one of the options every protocol command takes (--hash, --threads, --move-overhead,
+ * and the book's: --book, --no-book, --book-depth, --book-variety, --book-seed) at argv[*i], and
+ * with thinking also the ones that set how long a move is thought about when the host does not
+ * say (--movetime, --depth, --nodes: otep and htp); returns 1 if consumed, 0 if not one of them,
+ * -1 after an error message.
  */
 int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking);
 

@@ -14,6 +14,7 @@
 #include "bench/perft.h"
 #include "engine/notation.h"
 #include "tools/cli.h"
+#include "tools/cli_book.h"
 #include "tools/proto_session.h"
 
 enum { UCI_MULTIPV_MAX = 1000, UCI_PERFT_MAX = 8 };
@@ -23,6 +24,11 @@ struct uci {
     char default_variant[VARIANT_NAME_MAX];
     long default_hash; /* the options as the command line set them: what `uci` calls default */
     int default_threads, default_overhead;
+    char default_book[4096]; /* the BookFile default: the command line's --book, or <default> */
+    bool default_own;        /* the OwnBook default */
+    int default_book_depth;
+    enum book_variety default_variety;
+    long default_seed;
     bool ponder_option; /* the Ponder option: bestmove names a ponder move */
     bool pondering;     /* a `go ponder` search waits for ponderhit */
     struct search_limits ponder_limits;
@@ -85,6 +91,19 @@ static void uci_on_done(const struct search_result *r, void *ctx) {
     }
 }
 
+/* Says which book move is played and what the book knows of it. */
+static void uci_on_book(move_t m, const struct book_move *info, void *ctx) {
+    struct uci *u = ctx;
+    char mv[MOVE_TEXT_MAX], score[48], depth[24] = "";
+    move_write(m, u->s->variant.size, mv);
+    cli_book_score_text(info, score, sizeof score);
+    if (info->depth) snprintf(depth, sizeof depth, " (depth %u)", info->depth);
+    proto_out("info string book move %s: %u games (attackers won %u, defenders %u, draws %u), "
+              "score %s%s, weight %u",
+              mv, info->games, info->attacker_wins, info->defender_wins, info->draws, score, depth,
+              info->weight);
+}
+
 /* uci: names the engine and its options. */
 static void cmd_uci_hello(struct uci *u, int n, char **w) {
     (void)n;
@@ -106,6 +125,13 @@ static void cmd_uci_hello(struct uci *u, int n, char **w) {
     proto_out("option name MoveOverhead type spin default %d min 0 max %d", u->default_overhead,
               PROTO_OVERHEAD_MAX);
     proto_out("option name Ponder type check default false");
+    proto_out("option name OwnBook type check default %s", u->default_own ? "true" : "false");
+    proto_out("option name BookFile type string default %s", u->default_book);
+    proto_out("option name BookDepth type spin default %d min 0 max %d", u->default_book_depth,
+              MAX_GAME_PLIES);
+    proto_out("option name BookVariety type combo default %s var best var weighted",
+              u->default_variety == BOOK_WEIGHTED ? "weighted" : "best");
+    proto_out("option name BookSeed type spin default %ld min 0 max 2147483647", u->default_seed);
     proto_out("option name Clear Hash type button");
     proto_out("uciok");
 }
@@ -237,6 +263,34 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
             return;
         }
         u->ponder_option = strcmp(value, "true") == 0;
+    } else if (strcasecmp(name, "OwnBook") == 0) {
+        char err[800];
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            uci_error("setoption OwnBook: value '%s': expected true or false",
+                      proto_quote(value, q, sizeof q));
+            return;
+        }
+        if (!proto_session_own_book(s, strcmp(value, "true") == 0 ? 1 : 0, err, sizeof err))
+            uci_error("setoption OwnBook: %s", err);
+    } else if (strcasecmp(name, "BookFile") == 0) {
+        char err[800];
+        bool shipped = !*value || strcmp(value, "<default>") == 0 || strcmp(value, "<empty>") == 0;
+        if (!proto_session_set_book(s, shipped ? "default" : value, err, sizeof err))
+            uci_error("setoption BookFile: %s", err);
+    } else if (strcasecmp(name, "BookDepth") == 0) {
+        if (!spin_value("BookDepth", value, 0, MAX_GAME_PLIES, &v)) return;
+        s->bk.play.max_ply = (int)v;
+    } else if (strcasecmp(name, "BookVariety") == 0) {
+        enum book_variety var;
+        if (!cli_book_variety(value, &var)) {
+            uci_error("setoption BookVariety: value '%s': expected best or weighted",
+                      proto_quote(value, q, sizeof q));
+            return;
+        }
+        s->bk.play.variety = var;
+    } else if (strcasecmp(name, "BookSeed") == 0) {
+        if (!spin_value("BookSeed", value, 0, 2147483647, &v)) return;
+        proto_session_book_seed(s, (uint64_t)v);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         proto_session_stop(s, false);
         search_clear(s->search);
@@ -244,7 +298,8 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
         proto_out("info string NNFile ignored: hnefi has no neural network");
     } else {
         uci_error("setoption: unknown option '%s' (Variant, Rules, Hash, Threads, MultiPV, "
-                  "MoveOverhead, Ponder, Clear Hash)",
+                  "MoveOverhead, Ponder, OwnBook, BookFile, BookDepth, BookVariety, BookSeed, "
+                  "Clear Hash)",
                   proto_quote(name, q, sizeof q));
     }
 }
@@ -404,7 +459,12 @@ static void cmd_go(struct uci *u, int n, char **w) {
     /* a bare `go` searches until `stop`, like `go infinite` */
     if (!clock && !given[9] && !given[10] && !given[11]) infinite = true;
     lim.infinite = infinite;
-    struct proto_hooks hooks = {.on_line = uci_on_line, .on_done = uci_on_done, .ctx = u};
+    struct proto_hooks hooks = {
+        .on_line = uci_on_line, .on_done = uci_on_done, .on_book = uci_on_book, .ctx = u};
+    if (!ponder && !infinite && proto_session_play_book(u->s, &hooks)) {
+        u->pondering = false;
+        return;
+    }
     u->pondering = ponder;
     if (ponder) {
         u->ponder_limits = lim;
@@ -576,6 +636,14 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
     u->default_hash = s->hash_mib;
     u->default_threads = s->opt.threads;
     u->default_overhead = s->opt.move_overhead_ms;
+    const struct cli_book_default *d = cli_book_default_of(&s->variant);
+    u->default_own = s->bk.own == 1 || (s->bk.own == -1 && d && d->on);
+    snprintf(u->default_book, sizeof u->default_book, "%s",
+             s->bk.own == 1 && strcmp(s->bk.name, "default") != 0 ? s->bk.name : "<default>");
+    u->default_book_depth = s->bk.play.max_ply;
+    u->default_variety = s->bk.play.variety;
+    u->default_seed = (long)s->bk.seed;
+    if (s->startup_note[0]) uci_error("%s", s->startup_note);
     bool quit = have && !uci_line(u, line);
     while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
     if (quit) {
