@@ -31,7 +31,9 @@ static void put_le(uint8_t *p, uint64_t v, int n) {
 /* Writes the exact rules of v as the book stores them ("size", "start", every option). */
 bool book_rules_text(const struct variant *v, char *out, size_t outlen) {
     char all[BOOK_RULES_MAX + VARIANT_NAME_MAX + 16];
-    if (variant_describe(v, all, sizeof all) < 0) return false;
+    struct variant same = *v;
+    if (!same.shieldwall) same.sw_corner = same.sw_flank_only = false; /* they say nothing then */
+    if (variant_describe(&same, all, sizeof all) < 0) return false;
     const char *rest = strchr(all, '\n'); /* the first line is the name: not a rule */
     if (!rest || strlen(rest + 1) >= outlen) return false;
     memcpy(out, rest + 1, strlen(rest + 1) + 1);
@@ -365,6 +367,9 @@ static bool parse_body(struct book *b, const uint8_t *d, size_t len, char *err, 
 bool book_parse(struct book *b, const uint8_t *data, size_t len, size_t max_body, char *err,
                 size_t errlen) {
     if (len == 0) return fail(err, errlen, "empty file");
+    static const uint8_t zstd_start[4] = {0x28, 0xb5, 0x2f, 0xfd};
+    if (len < 4 && memcmp(data, zstd_start, len) == 0)
+        return fail(err, errlen, "truncated: %zu bytes", len);
     if (!zio_is_zstd(data, len))
         return fail(err, errlen, "not a hnefi book (not zstd data%s)",
                     len >= 8 && memcmp(data, BOOK_MAGIC, 8) == 0 ? ": decompressed?" : "");

@@ -77,7 +77,10 @@ struct book {
     struct variant variant; /* the rules, rebuilt from the rules text */
 };
 
-/* Writes the exact rules of v as the book stores them ("size", "start", every option). */
+/*
+ * Writes the exact rules of v as the book stores them ("size", "start", every option; the
+ * shieldwall's sub-options as "no" when there is no shieldwall, since they change nothing then).
+ */
 bool book_rules_text(const struct variant *v, char *out, size_t outlen);
 
 /*

@@ -1,0 +1,5 @@
+# Opening book tests (issue 11): the book layer, and the book through the program and protocols.
+set(T ${CMAKE_CURRENT_SOURCE_DIR})
+hnefi_test(test_book ${T}/test_book.c LABELS book)
+hnefi_test(test_book_cli ${T}/test_book_cli.c ${T}/pipe_process.c LABELS book)
+add_dependencies(test_book_cli hnefi)
