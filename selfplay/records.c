@@ -303,6 +303,177 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
     return true;
 }
 
+/* Tells whether text starts (after blanks) with an OpenTafl tag line, as a .otg file does. */
+static bool otg_text(const char *text, size_t len) {
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
+    return i < len && text[i] == '[';
+}
+
+/* Strips a piece letter in front and status marks (+, -, |) behind an OTN move, in place. */
+static char *otg_move(char *m) {
+    if (m[0] && strchr("tcnkmgTCNKMG", m[0]) && m[1] >= 'a' && m[1] <= 's') m++;
+    size_t n = strlen(m);
+    while (n > 0 && (m[n - 1] == '+' || m[n - 1] == '-' || m[n - 1] == '|')) m[--n] = '\0';
+    return m;
+}
+
+/* The state of one OpenTafl game being read. */
+struct otg_game {
+    struct variant rules; /* from its rules string, when the caller names no variant */
+    bool have_rules, turns;
+    int result;
+    int64_t first_line;
+};
+
+/* Replays one turn line ("3. d1-d3 e5-e2xe4 [comment]") onto the game; false with why. */
+static bool otg_turn(char *text, struct tafl *t, char *why, size_t whylen) {
+    char *p = strchr(text, '.') + 1;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) break;
+        if (*p == '[') { /* a comment runs to its closing bracket */
+            char *end = strchr(p, ']');
+            p = end ? end + 1 : p + strlen(p);
+            continue;
+        }
+        char *end = p + strcspn(p, " \t");
+        char save = *end, tok[MOVE_TEXT_MAX], err[200];
+        *end = '\0';
+        snprintf(tok, sizeof tok, "%s", otg_move(p));
+        *end = save;
+        struct move_text mt;
+        if (strlen(tok) >= MOVE_TEXT_MAX - 1 ||
+            !move_text_parse(tok, t->v->size, &mt, err, sizeof err) ||
+            !tafl_play_text(t, tok, err, sizeof err)) {
+            snprintf(why, whylen, "ply %d: %s", t->n + 1, err);
+            return false;
+        }
+        if (mt.has_captures && t->captures[t->n - 1] != mt.captures) {
+            snprintf(why, whylen, "ply %d '%s': the captures listed are not what the move takes",
+                     t->n, tok);
+            return false;
+        }
+        p = end;
+    }
+    return true;
+}
+
+/* Calls fn for a finished OpenTafl game; false when fn stops. */
+static bool otg_finish(struct otg_game *g, const struct tafl *t, const struct variant *v,
+                       records_fn fn, void *ctx, struct record *rec, bool *stopped) {
+    memset(rec, 0, offsetof(struct record, moves));
+    rec->n = t->n;
+    rec->result = g->result;
+    rec->game = -1;
+    rec->v = t->v;
+    records_variant_name(v ? v : t->v, rec->variant, sizeof rec->variant);
+    memcpy(rec->moves, t->moves, (size_t)t->n * sizeof(move_t));
+    memcpy(rec->captures, t->captures, (size_t)t->n * sizeof(bb_t));
+    if (!fn(rec, g->first_line, ctx)) {
+        *stopped = true;
+        return false;
+    }
+    return true;
+}
+
+/* Starts the replay of a game in the caller's variant, or its own rules, or Copenhagen. */
+static void otg_start(struct otg_game *g, const struct variant *v, struct tafl *t) {
+    struct position start;
+    const struct variant *use = v ? v : g->have_rules ? &g->rules : variant_by_name("copenhagen");
+    pos_init_start(&start, use);
+    tafl_reset(t, &start);
+}
+
+/*
+ * Reads OpenTafl game records (.otg: `[key:value]` tag lines, the rules string as a `[rules:]`
+ * tag or a line of its own, then turn lines `N. move move`, then a blank line or the next tags)
+ * and calls fn for each game, numbered by the line it starts on; false with a reason in err.
+ */
+static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn fn, void *ctx,
+                     struct record *rec, struct tafl *t, char *err, size_t errlen, bool *stopped) {
+    struct otg_game g = {.result = RESULT_NONE};
+    bool in_game = false;
+    int64_t lineno = 0;
+    size_t i = 0;
+    while (i <= len) {
+        char *nl = i < len ? memchr(text + i, '\n', len - i) : NULL;
+        size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+        char *l = text + i;
+        l[n] = '\0';
+        lineno++;
+        i += n + 1;
+        while (n > 0 && (l[n - 1] == '\r' || l[n - 1] == ' ' || l[n - 1] == '\t')) l[--n] = '\0';
+        while (*l == ' ' || *l == '\t') l++;
+        char why[300];
+        if (!*l || *l == '(') { /* a blank line ends a game's turns; '(' is a remark */
+            if (!*l && in_game && g.turns) {
+                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+                in_game = false;
+            }
+            continue;
+        }
+        if (*l == '[' || !in_game || !g.turns) {
+            if (in_game && g.turns) { /* the next game's tags */
+                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+                in_game = false;
+            }
+            if (!in_game) {
+                g = (struct otg_game){.result = RESULT_NONE, .first_line = lineno};
+                in_game = true;
+            }
+            const char *rules = NULL;
+            if (*l == '[') {
+                char *colon = strchr(l, ':'), *close = strrchr(l, ']');
+                if (!colon || !close || close < colon) {
+                    snprintf(err, errlen, "line %lld: '%.40s' is not a [key:value] tag",
+                             (long long)lineno, l);
+                    return false;
+                }
+                *close = '\0';
+                if (strncmp(l + 1, "result:", 7) == 0)
+                    g.result = strcmp(colon + 1, "1") == 0    ? RESULT_ATTACKERS
+                               : strcmp(colon + 1, "-1") == 0 ? RESULT_DEFENDERS
+                               : strcmp(colon + 1, "0") == 0  ? RESULT_DRAW
+                                                              : RESULT_NONE;
+                if (strncmp(l + 1, "rules:", 6) == 0) rules = colon + 1;
+            } else if (strchr(l, '.') && l[0] >= '0' && l[0] <= '9') {
+                otg_start(&g, v, t);
+                g.turns = true;
+                if (!otg_turn(l, t, why, sizeof why)) {
+                    snprintf(err, errlen, "game of line %lld, line %lld: %s",
+                             (long long)g.first_line, (long long)lineno, why);
+                    return false;
+                }
+                continue;
+            } else {
+                rules = l; /* the rules string on a line of its own (hnefi games convert) */
+            }
+            if (rules && !v) {
+                if (!variant_from_opentafl(&g.rules, rules, why, sizeof why)) {
+                    snprintf(err, errlen, "line %lld: %s", (long long)lineno, why);
+                    return false;
+                }
+                g.have_rules = true;
+            }
+            continue;
+        }
+        if (!(l[0] >= '0' && l[0] <= '9' && strchr(l, '.'))) {
+            snprintf(err, errlen, "line %lld: '%.40s' is not a turn (N. move move)",
+                     (long long)lineno, l);
+            return false;
+        }
+        if (!otg_turn(l, t, why, sizeof why)) {
+            snprintf(err, errlen, "game of line %lld, line %lld: %s", (long long)g.first_line,
+                     (long long)lineno, why);
+            return false;
+        }
+    }
+    if (in_game && g.turns && !otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+    return true;
+}
+
 /*
  * Reads every record of a file (plain text or zstd frames) and calls fn for each. A half-written
  * last frame is an error unless tail_ok is set; then *good_end gets the size of the sound part
@@ -322,6 +493,12 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
     if (truncated) *truncated = false;
     if (!ok) {
         snprintf(err, errlen, "out of memory");
+    } else if (!zio_is_zstd(raw, size) && otg_text(raw, size) && !tail_ok) {
+        if (!scan_otg(raw, size, v, fn, ctx, rec, t, why, sizeof why, &stopped)) {
+            if (!stopped) snprintf(err, errlen, "%s: %s", path, why);
+            ok = false;
+        }
+        if (good_end) *good_end = size;
     } else if (!zio_is_zstd(raw, size)) {
         if (size > 0 && tail_ok) {
             snprintf(err, errlen, "%s is not a zstd record file", path);

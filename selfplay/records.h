@@ -10,6 +10,12 @@
  * tournament's first line holds its settings, selfplay/match_settings.h). records_open_append
  * reopens a tournament's file: a half-written frame at the end is cut off (with a message),
  * anything else damaged is refused.
+ *
+ * records_scan also reads OpenTafl game records (plain-text .otg files, one game after another:
+ * `[key:value]` tags with `[result:1|-1|0]`, the rules string as a `[rules:]` tag or a line of
+ * its own, turn lines `N. move move` with optional `[comments]`, a blank line after each game).
+ * Their moves are replayed in the caller's variant, or else in the game's own rules; each game
+ * is reported with the line it starts on.
  */
 #ifndef HNEFI_SELFPLAY_RECORDS_H
 #define HNEFI_SELFPLAY_RECORDS_H

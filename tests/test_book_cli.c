@@ -67,6 +67,8 @@ static bool copy_file(const char *from, const char *to) {
     return ok;
 }
 
+static bool same_contents(const char *a, const char *b);
+
 /* Builds the Brandubh book of the real games used below. */
 static void test_build(void) {
     char args[1024];
@@ -117,6 +119,20 @@ static void test_build(void) {
     expect("book merge m.book bd.book bd24.book", 0, "wrote m.book", __LINE__);
     expect("book stats m.book", 0, "built from 1050 games", __LINE__);
     expect("book --help", 0, "usage: hnefi book", __LINE__);
+    /* OpenTafl game records: the same games give the same book */
+    snprintf(args, sizeof args,
+             "games convert %s/brandubh-games.csv.zst --variant brandubh --rule repetition=none "
+             "--to otg --out g.otg",
+             HNEFI_TEST_DATA);
+    expect(args, 0, "wrote 525 games to g.otg", __LINE__);
+    expect("book build otg.book --variant brandubh --from g.otg", 0, "g.otg: 523 games, 9736 plies",
+           __LINE__);
+    CHECK(same_contents(tmp_path(0, "otg.book"), tmp_path(1, "bd.book")));
+    f = fopen(tmp_path(0, "bad.otg"), "w");
+    fprintf(f, "[event:x]\n[result:1]\n\n1. d2-d3 d9-d8\n");
+    fclose(f);
+    expect("book build x.book --variant brandubh --from bad.otg", 1,
+           "bad.otg: game of line 1, line 4: ply 1: move 'd2-d3'", __LINE__);
 }
 
 /* Tournament openings from the book load as an openings file. */
