@@ -258,14 +258,18 @@ static int choose_targets(struct book_builder *bb, const struct book_expand_conf
         int plies;
         if (!node->has_value || score_is_win(node->value, &plies) || cur.ply >= cfg->max_ply)
             continue; /* nothing to follow, a forced result, or deep enough */
+        /* a move from games that the search did not score counts as the worst scored one */
+        int worst = node->value;
+        for (int k = 0; k < node->n; k++)
+            if (node->moves[k].depth && node->moves[k].score < worst) worst = node->moves[k].score;
         for (int k = 0; k < node->n && ok; k++) {
             const struct book_move *m = &node->moves[k];
-            if (m->depth == 0) continue;
+            if (m->depth == 0 && m->games == 0) continue;
             move_t mv = book_move_from_book(&c, m->move);
             if (!move_is_legal(&cur.pos, mv)) continue;
             struct walk_node next = {.parent = i, .move = mv, .ply = cur.ply + 1};
             pos_make(&next.pos, &cur.pos, mv);
-            next.cost = cur.cost + (node->value - m->score) + cfg->ply_cost;
+            next.cost = cur.cost + (node->value - (m->depth ? m->score : worst)) + cfg->ply_cost;
             ok = walk_push(&w, &next);
         }
     }

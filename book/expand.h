@@ -4,7 +4,8 @@
  *
  * Each round backs the book up (book/build.h), then walks it from the start position in order
  * of a line's cost: the centi-men given away by every move of the line that is not its
- * position's best (best minus the move's value) plus ply_cost per ply. The cheapest positions
+ * position's best (best minus the move's value; a move from games that the search did not score
+ * counts as the worst scored move there) plus ply_cost per ply. The cheapest positions
  * not searched yet (book positions built from games, or positions one scored move beyond the
  * book) are searched, one per thread, each for the same nodes or time with `width` lines
  * (MultiPV; width times the symmetries that map a symmetric position onto itself, so that width

@@ -332,8 +332,7 @@ static void refused(const uint8_t *data, size_t len, const char *want, int line)
     book_free(&b);
 }
 
-/* Re-encodes a book file with its header changed by fix (the header's checksum kept right if
-   rehash, the body's if body is given). */
+/* Re-encodes a book file with its header changed by fix (its checksum made right if rehash). */
 static uint8_t *reencode(const uint8_t *file, size_t len, void (*fix)(uint8_t *h, size_t hl),
                          bool rehash, size_t *outlen) {
     size_t pos = 0, hl, bl;
@@ -359,27 +358,32 @@ static uint8_t *reencode(const uint8_t *file, size_t len, void (*fix)(uint8_t *h
     return out;
 }
 
-/* Header changes for reencode. */
+/* Sets the format version to 2. */
 static void set_version_2(uint8_t *h, size_t hl) {
     (void)hl;
     h[8] = 2;
 }
+/* Changes the games count (the header's checksum then fails). */
 static void flip_games(uint8_t *h, size_t hl) {
     (void)hl;
     h[48] ^= 1;
 }
+/* Spoils the magic. */
 static void bad_magic(uint8_t *h, size_t hl) {
     (void)hl;
     h[0] = 'X';
 }
+/* Changes the body's checksum. */
 static void body_hash_off(uint8_t *h, size_t hl) {
     (void)hl;
     h[40] ^= 1;
 }
+/* Says there are no positions. */
 static void zero_positions(uint8_t *h, size_t hl) {
     (void)hl;
     memset(h + 24, 0, 8);
 }
+/* Says the board is 9x9. */
 static void size_9(uint8_t *h, size_t hl) {
     (void)hl;
     h[16] = 9;

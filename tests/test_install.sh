@@ -34,8 +34,9 @@ if ! "$cmake" --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1
   exit 1
 fi
 for f in bin/hnefi share/hnefi/openings-copenhagen.txt.zst share/hnefi/copenhagen-games.csv.zst \
-         share/hnefi/eketorp-rules.txt share/man/man1/hnefi.1 share/doc/hnefi/README.md \
-         share/doc/hnefi/protocol.md share/doc/hnefi/opentafl-engine.ini; do
+         share/hnefi/eketorp-rules.txt share/hnefi/book-copenhagen.zst \
+         share/hnefi/book-brandubh.zst share/man/man1/hnefi.1 share/doc/hnefi/README.md \
+         share/doc/hnefi/protocol.md share/doc/hnefi/book.md share/doc/hnefi/opentafl-engine.ini; do
   check test -e "$tmp/prefix/$f"
 done
 
@@ -52,6 +53,15 @@ out=$("$hnefi" mc eketorp --data eketorp-rules.txt --games 2 --quiet 2>&1)
 check has "$out" "Eketorp, 4 players, 2 games"
 out=$("$hnefi" games summary copenhagen-games.csv.zst --rule repetition=none 2>&1)
 check has "$out" "1752 games"
+# the shipped books, by their bare names and as the default of their variant
+out=$("$hnefi" book stats book-brandubh.zst 2>&1)
+check has "$out" "variant brandubh"
+out=$("$hnefi" analyze --variant brandubh --book default --depth 1 2>&1)
+check has "$out" "book: "
+out=$(printf 'uci\nsetoption name OwnBook value true\nposition startpos\ngo nodes 100\nquit\n' | "$hnefi" 2>&1)
+check has "$out" "info string book move"
+out=$("$hnefi" analyze --variant linnaeus --book default --depth 1 2>&1)
+check has "$out" "--book: hnefi ships no book for linnaeus"
 # a name found nowhere: refused, naming the directory searched
 out=$("$hnefi" selfplay --openings nothere.txt --games 2 2>&1)
 check test $? -eq 2
