@@ -523,6 +523,14 @@ void search_clear(struct search *s) {
     run_job(s, JOB_CLEAR);
 }
 
+/* Returns the static evaluation of p for its side to move with the evaluation of opt. */
+int search_evaluate(const struct search_options *opt, const struct position *p) {
+    if (!opt->net || opt->net->size != p->v->size) return eval_position(p, &opt->weights);
+    struct nnue_acc acc;
+    nnue_refresh(opt->net, p, &acc);
+    return nnue_evaluate(opt->net, &acc, p->side);
+}
+
 /* Asks a running search to stop as soon as it can (safe from any thread). */
 void search_stop(struct search *s) {
     atomic_store(&s->stop, true);

@@ -238,6 +238,7 @@ bool proto_session_init(struct proto_session *s, const struct variant *v, long h
 void proto_session_free(struct proto_session *s) {
     proto_session_stop(s, false);
     search_free(s->search);
+    cli_eval_free(&s->eval);
     tafl_free(s->game);
     tafl_free(s->scratch);
     tafl_free(s->search_game);
@@ -342,6 +343,7 @@ void proto_session_go(struct proto_session *s, const struct search_limits *limit
                       const struct proto_hooks *hooks) {
     proto_session_stop(s, false);
     game_copy(s->search_game, s->game);
+    s->opt.net = cli_eval_net(&s->eval, &s->variant);
     s->limits = *limits;
     s->hold = hold;
     s->released = false;
@@ -421,6 +423,16 @@ bool proto_session_set_hash(struct proto_session *s, long mib) {
     return true;
 }
 
+/* Makes the session search with the network in path (NULL: the built-in one again). */
+bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen) {
+    proto_session_stop(s, false);
+    if (!path) {
+        cli_eval_free(&s->eval);
+        return true;
+    }
+    return cli_eval_load(&s->eval, path, &s->variant, err, errlen);
+}
+
 /* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg) {
     struct search_options opt;
@@ -437,7 +449,10 @@ const char proto_common_usage[] =
     "  --hash MiB       transposition table size (default 64)\n"
     "  --threads T      search threads (default 1)\n"
     "  --move-overhead MS  time kept back from a clock for each move, for the host's delays\n"
-    "                   (default 30; a fixed move time is used whole)\n";
+    "                   (default 30; a fixed move time is used whole)\n"
+    "  --eval nnue|classic  the learned evaluation (default, where the variant has a network)\n"
+    "                   or the classical one (docs/nnue.md)\n"
+    "  --net FILE       search with this network instead of the built-in one\n";
 
 const char proto_thinking_usage[] =
     "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
@@ -450,6 +465,21 @@ const char proto_thinking_usage[] =
  * if not one of them, -1 after an error message.
  */
 int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking) {
+    if (strcmp(argv[*i], "--eval") == 0 || strcmp(argv[*i], "--net") == 0) {
+        bool is_eval = argv[*i][2] == 'e';
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hnefi: option %s needs a value\n", argv[*i]);
+            return -1;
+        }
+        const char *v = argv[++*i];
+        struct cli_eval probe = {0};
+        if (is_eval && !cli_eval_set_kind(&probe, v)) {
+            fprintf(stderr, "hnefi: --eval '%s': expected nnue or classic\n", v);
+            return -1;
+        }
+        *(is_eval ? &cfg->eval : &cfg->net) = v;
+        return 1;
+    }
     static const struct {
         const char *name;
         long lo, hi;
@@ -537,6 +567,16 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     }
     s->opt.threads = cfg->threads;
     s->opt.move_overhead_ms = cfg->move_overhead_ms;
+    char err[400];
+    if (cfg->eval) cli_eval_set_kind(&s->eval, cfg->eval);
+    if (cfg->net && !proto_session_set_net(s, cfg->net, err, sizeof err)) {
+        fprintf(stderr, "hnefi: --net: %s\n", err);
+        proto_session_free(s);
+        free(s);
+        free(r);
+        free(line);
+        return 2;
+    }
     proto_reader_init(r, in_fd);
     int rc = 0;
     if (!detect) {

@@ -31,6 +31,7 @@
 
 #include "engine/tafl.h"
 #include "search/search.h"
+#include "tools/cli.h"
 
 enum {
     PROTO_LINE_MAX = 65536,                      /* longest line kept, with its NUL */
@@ -116,6 +117,7 @@ struct proto_session {
     struct tafl *game, *scratch, *search_game;
     struct search *search;
     struct search_options opt;
+    struct cli_eval eval; /* the evaluation searches use (opt.net is set from it at each go) */
     long hash_mib;
     char *words[PROTO_MAX_TOKENS];
     /* the background search (lock guards state, released and discard) */
@@ -176,6 +178,13 @@ void proto_session_wait(struct proto_session *s);
 /* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
 bool proto_session_set_hash(struct proto_session *s, long mib);
 
+/*
+ * Makes the session search with the network in path (NULL: the built-in one again); stops any
+ * search first. False, with the evaluation unchanged, if the file does not load or fit the
+ * variant in play; err says why.
+ */
+bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen);
+
 /* How a protocol command was started: the rules, table, threads and how long to think. */
 struct proto_config {
     const struct variant *variant;
@@ -188,6 +197,8 @@ struct proto_config {
     bool server;          /* HTP: the light server's bare lines */
     bool repeat_moves;    /* HTP: no defender repeat ban */
     const char *connect;  /* HTP: host:port of a light server to play on */
+    const char *eval;     /* --eval: "nnue" or "classic" (NULL: the default) */
+    const char *net;      /* --net: a network file (NULL: the built-in one) */
 };
 
 /*
