@@ -86,7 +86,8 @@ __attribute__((format(printf, 1, 2))) void proto_out(const char *fmt, ...);
 void proto_clean(char *text);
 
 /* Writes prefix and the formatted message (unprintable bytes as '?') as one line. */
-void proto_out_message(const char *prefix, const char *fmt, va_list ap);
+__attribute__((format(printf, 2, 0))) void proto_out_message(const char *prefix, const char *fmt,
+                                                             va_list ap);
 
 /* Writes len bytes to stdout as they are, in one write under the output lock. */
 void proto_out_raw(const char *text, size_t len);

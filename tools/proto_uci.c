@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,11 @@ struct uci {
     char default_variant[VARIANT_NAME_MAX];
     long default_hash; /* the options as the command line set them: what `uci` calls default */
     int default_threads, default_overhead;
-    bool default_classic;  /* the command line chose the classical evaluation */
-    char default_net[256]; /* the network file the command line named, or "" */
-    bool ponder_option;    /* the Ponder option: bestmove names a ponder move */
-    bool pondering;        /* a `go ponder` search waits for ponderhit */
+    bool default_classic;      /* the command line chose the classical evaluation */
+    char default_net[256];     /* the network file the command line named, or "" */
+    atomic_bool ponder_option; /* the Ponder option: bestmove names a ponder move (read by the
+                                  search thread's report, set by the reader at any time) */
+    bool pondering;            /* a `go ponder` search waits for ponderhit */
     struct search_limits ponder_limits;
     bool ponder_hold;
 };
@@ -79,7 +81,7 @@ static void uci_on_done(const struct search_result *r, void *ctx) {
         return;
     }
     move_write(r->best, size, best);
-    if (u->ponder_option && r->ponder) {
+    if (atomic_load_explicit(&u->ponder_option, memory_order_relaxed) && r->ponder) {
         move_write(r->ponder, size, ponder);
         proto_out("bestmove %s ponder %s", best, ponder);
     } else {
@@ -242,7 +244,7 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
                       proto_quote(value, q, sizeof q));
             return;
         }
-        u->ponder_option = strcmp(value, "true") == 0;
+        atomic_store_explicit(&u->ponder_option, strcmp(value, "true") == 0, memory_order_relaxed);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         proto_session_stop(s, false);
         search_clear(s->search);
