@@ -128,6 +128,14 @@ static void test_real_match(void) {
     for (int i = 0; i < 2; i++) CHECK(tc_parse(&p[i].tc, "2+0.05", err, sizeof err));
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     check_books(&st, 2);
+    /* each player's time was counted: every move of both games, and clocks were kept */
+    for (int i = 0; i < 2; i++) {
+        CHECK(st.times[i].games == 2 && st.times[i].moves > 0 && st.times[i].used_ms >= 0);
+        CHECK(st.times[i].max_ms * st.times[i].moves >= st.times[i].used_ms);
+        CHECK(st.times[i].limit_ms == 0 && st.times[i].min_left_ms >= 0);
+    }
+    CHECK(st.times[0].moves + st.times[1].moves <=
+          st.plies); /* the openings' plies are not theirs */
     match_status_free(&st);
 }
 
