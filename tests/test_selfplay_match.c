@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "search/nnue.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
 #include "selfplay/match_settings.h"
@@ -514,6 +515,8 @@ static void test_against_uci(void) {
     char err[400];
     two_players(&c, p, 800, 800, 4);
     p[1].hash_mib = 16;
+    /* the evaluation `hnefi uci` starts with: the variant's built-in network */
+    p[0].opt.net = p[1].opt.net = nnue_builtin(c.v);
     c.records = tmp_path(5, "inproc.zst");
     CHECK(match_run(&c, &a, err, sizeof err) == 0);
     fake_player(&p[1], &e, "beta", HNEFI_BINARY " uci");
