@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "engine/movegen.h"
 #include "engine/rules.h"
@@ -11,6 +12,7 @@
 enum {
     SOLVER_UNKNOWN_WIN = 0xff, /* entry.win when no win is proved */
     SOLVER_BUCKET = 4,         /* entries per bucket */
+    SOLVER_HUGE_PAGE = 2 << 20,
 };
 
 /* One table entry: what is proved about a position for the solving side. */
@@ -41,11 +43,18 @@ struct solver *solver_new(size_t hash_mib) {
     size_t bytes = hash_mib << 20, bucket = SOLVER_BUCKET * sizeof(struct solver_entry);
     s->buckets = 1;
     while (s->buckets * 2 * bucket <= bytes) s->buckets *= 2;
-    s->table = calloc(s->buckets * SOLVER_BUCKET, sizeof *s->table);
+    /* tables of whole 2 MiB pages ask for huge pages: fewer page faults and TLB misses */
+    size_t size = s->buckets * SOLVER_BUCKET * sizeof *s->table;
+    bool huge = size % SOLVER_HUGE_PAGE == 0;
+    s->table = aligned_alloc(huge ? SOLVER_HUGE_PAGE : 64, size);
     if (!s->table) {
         free(s);
         return NULL;
     }
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(s->table, size, MADV_HUGEPAGE);
+#endif
+    memset(s->table, 0, size);
     s->salt[SIDE_ATTACKERS] = 0x6a09e667f3bcc909ULL;
     s->salt[SIDE_DEFENDERS] = 0xbb67ae8584caa73bULL;
     return s;
@@ -252,20 +261,50 @@ static move_t defenders_fort_win(uint64_t *nodes, const struct position *p) {
     return try_onto(nodes, p, path | g->nbrs[a], false);
 }
 
+/*
+ * The wins in one that leave the other side without a legal move. Every piece q of that side with
+ * a free square beside it keeps a move unless the move lands there (q's only free square) or
+ * captures q, so the move must land beside q (or on the edge, for a shieldwall capture of an edge
+ * man); the king is never removed, so with one free square beside him the move must land there,
+ * and with two there is no such win.
+ */
+static move_t stuck_win(uint64_t *nodes, const struct position *p) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    if (v->no_moves != NO_MOVES_LOSS || other_side_keeps_a_move(p)) return MOVE_NONE;
+    int o = !p->side;
+    bb_t empty = g->board & ~pos_occupied(p), cand = g->board;
+    bool any = false;
+    if (o == SIDE_DEFENDERS) {
+        bb_t kt = g->nbrs[p->king_sq] & empty & ~v->king_forbidden;
+        if (bb_several(kt)) return MOVE_NONE;
+        if (kt) cand = kt, any = true;
+    }
+    bb_t q = (o == SIDE_ATTACKERS ? p->att : p->def) & bb_neighbours(empty & ~v->men_forbidden, g);
+    bb_t wall = v->shieldwall ? g->edge : 0;
+    while (q && cand) {
+        int sq = bb_pop(&q);
+        cand &= g->nbrs[sq] | (bb_has(g->edge, sq) ? wall : 0);
+        any = true;
+    }
+    if (!any) return try_all(nodes, p); /* moves over the throne only: no shortcut */
+    move_t m = try_onto(nodes, p, cand, false);
+    if (!m && p->side == SIDE_DEFENDERS) m = try_onto(nodes, p, cand, true);
+    return m;
+}
+
 /* The exact win in one of the side to move, counting the trial moves as nodes. */
 static move_t win_in_one(uint64_t *nodes, const struct position *p) {
     const struct variant *v = p->v;
-    bool stuck = v->no_moves == NO_MOVES_LOSS && !other_side_keeps_a_move(p);
+    move_t m;
     if (p->side == SIDE_DEFENDERS) {
-        move_t m = threat_escape_in_one(p);
-        if (m) return m;
-        if (stuck) return try_all(nodes, p);
-        return v->exit_fort ? defenders_fort_win(nodes, p) : MOVE_NONE;
+        if ((m = threat_escape_in_one(p)) != MOVE_NONE) return m;
+        if (v->exit_fort && (m = defenders_fort_win(nodes, p)) != MOVE_NONE) return m;
+        return stuck_win(nodes, p);
     }
-    move_t m = threat_king_capture_in_one(p);
-    if (m) return m;
-    if (stuck) return try_all(nodes, p);
-    return attackers_other_win(nodes, p);
+    if ((m = threat_king_capture_in_one(p)) != MOVE_NONE) return m;
+    if ((m = attackers_other_win(nodes, p)) != MOVE_NONE) return m;
+    return stuck_win(nodes, p);
 }
 
 /* Returns a move of the side to move that wins at once, or MOVE_NONE (exact). */
@@ -274,49 +313,99 @@ move_t solver_win_in_one(const struct position *p) {
     return win_in_one(&nodes, p);
 }
 
-/* A move list with scores for ordering, handed out best first. */
+/*
+ * The moves of a node in the order they are tried: first the table move and the killers, each
+ * checked for legality and tried before anything is listed (most nodes end there), then the
+ * listed moves, the best few by a cheap score (near the king, king moves), the rest as listed.
+ */
 struct picker {
+    move_t first[3]; /* the table move and the killers, legal and distinct */
+    int nfirst, stage;
+    bool listed;
     move_t moves[MAX_MOVES];
     int score[MAX_MOVES];
     int n, next;
 };
 
-/* Lists the moves of p, scored: the table move, the killers of r, then moves near the king. */
+enum { PICK_SORTED = 8 }; /* how many listed moves are handed out by score */
+
+/* Starts loading the table bucket of the position after m (its key as if m captured nothing). */
+static inline void prefetch_child(const struct solver *s, const struct position *p, move_t m) {
+    int from = move_from(m), to = move_to(m);
+    enum piece kind = p->side == SIDE_ATTACKERS ? PIECE_ATTACKER
+                      : from == p->king_sq      ? PIECE_KING
+                                                : PIECE_DEFENDER;
+    uint64_t key = p->key ^ zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side ^
+                   s->salt[s->me];
+    __builtin_prefetch(&s->table[(key & (s->buckets - 1)) * SOLVER_BUCKET]);
+}
+
+/* Starts the moves of p: the table move and the killers of r that are legal there. */
 static void picker_init(struct picker *pk, const struct solver *s, const struct position *p,
                         move_t tt_move, int r) {
+    const move_t cand[3] = {tt_move, s->killer[r][0], s->killer[r][1]};
+    pk->nfirst = pk->stage = pk->n = pk->next = 0;
+    pk->listed = false;
+    for (int i = 0; i < 3; i++) {
+        move_t m = cand[i];
+        bool seen = m == MOVE_NONE;
+        for (int j = 0; j < pk->nfirst && !seen; j++) seen = pk->first[j] == m;
+        if (!seen && move_is_legal(p, m)) {
+            pk->first[pk->nfirst++] = m;
+            prefetch_child(s, p, m);
+        }
+    }
+}
+
+/* Lists and scores the moves of p (the second stage), and prefetches their children's buckets. */
+static void picker_list(struct picker *pk, const struct solver *s, const struct position *p) {
     const struct bb_geom *g = &p->v->g;
     pk->n = gen_moves(p, pk->moves);
     pk->next = 0;
+    pk->listed = true;
     int kf = p->king_sq % g->size, kr = p->king_sq / g->size;
     for (int i = 0; i < pk->n; i++) {
         move_t m = pk->moves[i];
         int to = move_to(m), df = to % g->size - kf, dr = to / g->size - kr;
         int sc = -(abs(df) + abs(dr));
         if (move_from(m) == p->king_sq) sc += 8;
-        if (m == tt_move)
-            sc = 1 << 20;
-        else if (m == s->killer[r][0])
-            sc = 1 << 19;
-        else if (m == s->killer[r][1])
-            sc = 1 << 18;
+        prefetch_child(s, p, m);
+        for (int j = 0; j < pk->nfirst; j++)
+            if (m == pk->first[j]) sc = -1000; /* tried already: skipped */
         pk->score[i] = sc;
     }
 }
 
-/* Returns the best move not handed out yet, or MOVE_NONE at the end. */
+/* Returns the next move of the first stage, or MOVE_NONE when it is over. */
+static move_t picker_first(struct picker *pk) {
+    return pk->stage < pk->nfirst ? pk->first[pk->stage++] : MOVE_NONE;
+}
+
+/* Returns the next listed move not tried yet, or MOVE_NONE at the end. */
 static move_t picker_next(struct picker *pk) {
-    if (pk->next >= pk->n) return MOVE_NONE;
-    int best = pk->next;
-    for (int i = pk->next + 1; i < pk->n; i++)
-        if (pk->score[i] > pk->score[best]) best = i;
-    move_t m = pk->moves[best];
-    int sc = pk->score[best];
-    pk->moves[best] = pk->moves[pk->next];
-    pk->score[best] = pk->score[pk->next];
-    pk->moves[pk->next] = m;
-    pk->score[pk->next] = sc;
-    pk->next++;
-    return m;
+    while (pk->next < pk->n) {
+        int best = pk->next;
+        if (pk->next < PICK_SORTED)
+            for (int i = pk->next + 1; i < pk->n; i++)
+                if (pk->score[i] > pk->score[best]) best = i;
+        move_t m = pk->moves[best];
+        int sc = pk->score[best];
+        pk->moves[best] = pk->moves[pk->next];
+        pk->score[best] = pk->score[pk->next];
+        pk->moves[pk->next] = m;
+        pk->score[pk->next] = sc;
+        pk->next++;
+        if (sc != -1000) return m;
+    }
+    return MOVE_NONE;
+}
+
+/* Returns the next move of either stage (listing the moves when the first is over). */
+static move_t picker_get(struct picker *pk, const struct solver *s, const struct position *p) {
+    move_t m = picker_first(pk);
+    if (m != MOVE_NONE) return m;
+    if (!pk->listed) picker_list(pk, s, p);
+    return picker_next(pk);
 }
 
 /* Remembers m as a killer of remaining depth r. */
@@ -327,6 +416,14 @@ static void add_killer(struct solver *s, int r, move_t m) {
 }
 
 static bool and_node(struct solver *s, const struct position *p, int r);
+
+/* Tells whether the solving side's move m from p wins within r plies (the child is an AND
+   node; wins at once were found before). */
+static bool or_try(struct solver *s, const struct position *p, move_t m, int r) {
+    struct position c;
+    make(&s->nodes, &c, p, m);
+    return c.result == RESULT_NONE && and_node(s, &c, r - 1);
+}
 
 /* OR node: the solving side to move; tells whether it wins within r plies (r odd). */
 static bool or_node(struct solver *s, const struct position *p, int r) {
@@ -344,20 +441,26 @@ static bool or_node(struct solver *s, const struct position *p, int r) {
     if (win_in_one(&s->nodes, p) != MOVE_NONE) return true;
     struct picker pk;
     picker_init(&pk, s, p, tt_move, r);
-    struct position c;
-    for (move_t m; (m = picker_next(&pk)) != MOVE_NONE;) {
-        make(&s->nodes, &c, p, m);
-        if (c.result != RESULT_NONE) continue; /* wins at once were found above */
-        if (and_node(s, &c, r - 1)) {
-            if (s->aborted) return false;
+    for (move_t m; (m = picker_get(&pk, s, p)) != MOVE_NONE;) {
+        bool win = or_try(s, p, m, r);
+        if (s->aborted) return false;
+        if (win) {
             tt_store(s, key, r, true, m);
             add_killer(s, r, m);
             return true;
         }
-        if (s->aborted) return false;
     }
     tt_store(s, key, r, false, MOVE_NONE);
     return false;
+}
+
+/* Tells whether the other side's reply m from p refutes: the solving side then has no win
+   within r - 1 plies. */
+static bool and_try(struct solver *s, const struct position *p, move_t m, int r) {
+    struct position c;
+    make(&s->nodes, &c, p, m);
+    if (c.result != RESULT_NONE) return c.result != result_of(s->me);
+    return !or_node(s, &c, r - 1);
 }
 
 /* AND node: the other side to move; tells whether the solving side wins within r plies (r even). */
@@ -371,31 +474,35 @@ static bool and_node(struct solver *s, const struct position *p, int r) {
         if (e->nowin >= r) return false;
         tt_move = e->move;
     }
+    struct picker pk;
+    picker_init(&pk, s, p, tt_move, r);
+    /* the replies that refuted before */
+    for (move_t m; (m = picker_first(&pk)) != MOVE_NONE;) {
+        bool refuted = and_try(s, p, m, r);
+        if (s->aborted) return false;
+        if (refuted) {
+            tt_store(s, key, r, false, m);
+            add_killer(s, r, m);
+            return false;
+        }
+    }
     /* the other side's own win in one refutes everything */
     move_t w = win_in_one(&s->nodes, p);
     if (w != MOVE_NONE) {
         tt_store(s, key, r, false, w);
         return false;
     }
-    struct picker pk;
-    picker_init(&pk, s, p, tt_move, r);
+    picker_list(&pk, s, p);
     if (pk.n == 0) return p->v->no_moves == NO_MOVES_LOSS;
-    struct position c;
     for (move_t m; (m = picker_next(&pk)) != MOVE_NONE;) {
-        make(&s->nodes, &c, p, m);
-        if (c.result != RESULT_NONE) {
-            if (c.result == result_of(s->me)) continue;
-            tt_store(s, key, r, false, m);
-            return false;
-        }
-        if (!or_node(s, &c, r - 1)) {
-            if (s->aborted) return false;
+        bool refuted = and_try(s, p, m, r);
+        if (s->aborted) return false;
+        if (refuted) {
             tt_store(s, key, r, false, m);
             add_killer(s, r, m);
             return false;
         }
     }
-    if (s->aborted) return false;
     tt_store(s, key, r, true, MOVE_NONE);
     return true;
 }

@@ -96,15 +96,31 @@ static int naive_solve(const struct position *p, int maxr, move_t *first, int *n
 /* Counts of the win-in-one comparison. */
 struct one_stats {
     long positions, wins, mismatches;
+    long kinds[8]; /* positions with a win in one of each kind (enum end_reason) */
 };
+
+/* Returns the kind of the win that m makes from p at once, or END_NONE. */
+static int naive_kind(const struct position *p, move_t m) {
+    struct position c;
+    pos_make(&c, p, m);
+    if (c.result == win_for(p->side)) return c.reason;
+    if (c.result == RESULT_NONE && count_moves(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS)
+        return END_NO_MOVES;
+    return END_NONE;
+}
 
 /* Compares solver_win_in_one with making every move, on p as it is. */
 static void check_win_in_one(const struct position *p, struct one_stats *st) {
     if (p->result != RESULT_NONE) return;
     move_t moves[MAX_MOVES];
     int n = gen_moves(p, moves);
-    bool any = false;
-    for (int i = 0; i < n && !any; i++) any = naive_wins_at_once(p, moves[i]);
+    bool any = false, kinds[8] = {false};
+    for (int i = 0; i < n; i++) {
+        int k = naive_kind(p, moves[i]);
+        any |= k != END_NONE;
+        kinds[k] = true;
+    }
+    for (int k = 1; k < 8; k++) st->kinds[k] += kinds[k];
     move_t w = solver_win_in_one(p);
     bool ok = any == (w != MOVE_NONE) && (w == MOVE_NONE || naive_wins_at_once(p, w));
     st->positions++;
@@ -265,6 +281,53 @@ static void random_games(struct one_stats *st, struct solver *sv, uint64_t *naiv
     printf("random games: %d brute-force comparisons\n", compared);
 }
 
+/* Random sparse positions of every variant (a king, up to four defenders, two to twelve
+   attackers): the win-in-one test on each side to move, and now and then the brute force. */
+static void random_sparse(struct one_stats *st, struct solver *sv, uint64_t *naive_nodes,
+                          int count) {
+    uint64_t seed = 777;
+    int compared = 0;
+    for (int vi = 0; variant_builtin(vi); vi++) {
+        struct variant v = *variant_builtin(vi);
+        v.repetition = REP_NONE;
+        const struct bb_geom *g = &v.g;
+        for (int made = 0, tries = 0; made < count && tries < 100 * count; tries++) {
+            struct position p = {.v = &v};
+            int k = (int)(rng_next(&seed) % (uint64_t)g->squares);
+            if (bb_has(v.king_forbidden | v.escape_mask, k)) continue;
+            p.king = bb_sq(k);
+            p.king_sq = (int8_t)k;
+            int nd = (int)(rng_next(&seed) % 5), na = 2 + (int)(rng_next(&seed) % 11);
+            for (int i = 0; i < nd + na; i++) {
+                int sq = (int)(rng_next(&seed) % (uint64_t)g->squares);
+                /* men near the king more often, so that the king is shut in now and then */
+                if (rng_next(&seed) % 2) {
+                    bb_t near = bb_neighbours(bb_neighbours(p.king, g) | p.king, g);
+                    int pick = (int)(rng_next(&seed) % (uint64_t)bb_popcount(near));
+                    while (pick--) near &= near - 1;
+                    sq = bb_lsb(near);
+                }
+                if (bb_has(pos_occupied(&p) | v.men_forbidden, sq)) continue;
+                if (i < nd)
+                    p.def |= bb_sq(sq);
+                else
+                    p.att |= bb_sq(sq);
+            }
+            p.side = (uint8_t)(rng_next(&seed) % 2);
+            p.key = pos_compute_key(&p);
+            pos_classify_loaded(&p);
+            if (p.result != RESULT_NONE) continue;
+            made++;
+            check_both_sides(&p, st);
+            if (rng_next(&seed) % 8 == 0) {
+                compare_with_naive(sv, &p, 3, naive_nodes);
+                compared++;
+            }
+        }
+    }
+    printf("random sparse positions: %d brute-force comparisons\n", compared);
+}
+
 /* The 60 lines of tactics.tsv: plies and move sets exactly, 'none' within 5 plies. */
 static void tactics_tsv(struct solver *sv) {
     size_t len;
@@ -365,9 +428,13 @@ int main(void) {
     int n_bra = scan_file("brandubh-games.csv.zst", &bra, g);
     int bra_near = g->n_near;
     int n_cph = quick ? 0 : scan_file("copenhagen-games.csv.zst", &cph, g);
-    printf("real games: %d brandubh and %d copenhagen games end by a rule; win in one checked "
-           "on %ld positions (%ld wins)\n",
-           n_bra, n_cph, g->one.positions, g->one.wins);
+    printf(
+        "real games: %d brandubh and %d copenhagen games end by a rule; win in one checked "
+        "on %ld positions (%ld wins: escape %ld, king captured %ld, encircled %ld, exit fort %ld, "
+        "no moves %ld)\n",
+        n_bra, n_cph, g->one.positions, g->one.wins, g->one.kinds[END_ESCAPE],
+        g->one.kinds[END_KING_CAPTURED], g->one.kinds[END_ENCIRCLED], g->one.kinds[END_EXIT_FORT],
+        g->one.kinds[END_NO_MOVES]);
     CHECK_EQ_INT(n_bra, 107);
     if (!quick) CHECK_EQ_INT(n_cph, 372);
     CHECK_EQ_INT(g->one.mismatches, 0);
@@ -392,6 +459,17 @@ int main(void) {
            rnd.wins);
     CHECK_EQ_INT(rnd.mismatches, 0);
     CHECK(rnd.wins > 100);
+
+    struct one_stats sparse = {0};
+    random_sparse(&sparse, sv, &naive_nodes, quick ? 300 : 3000);
+    printf("random sparse positions: win in one checked on %ld positions (%ld wins: escape %ld, "
+           "king captured %ld, immobile king %ld, encircled %ld, exit fort %ld, no moves %ld)\n",
+           sparse.positions, sparse.wins, sparse.kinds[END_ESCAPE], sparse.kinds[END_KING_CAPTURED],
+           sparse.kinds[END_IMMOBILE_KING], sparse.kinds[END_ENCIRCLED],
+           sparse.kinds[END_EXIT_FORT], sparse.kinds[END_NO_MOVES]);
+    CHECK_EQ_INT(sparse.mismatches, 0);
+    for (int k = END_ESCAPE; k <= END_NO_MOVES; k++)
+        if (k != END_REPETITION) CHECK(sparse.kinds[k] > 0);
     free(g);
     solver_free(sv);
     return check_done();
