@@ -386,7 +386,8 @@ static void print_row(FILE *out, const struct tactics_suite *suite, const struct
         if (!k->variant)
             snprintf(label, sizeof label, "| all | | |");
         else if (k->win)
-            snprintf(label, sizeof label, "| %s | %s | %d |", k->variant, k->kind, k->plies);
+            snprintf(label, sizeof label, "| %s | %s | %d |", k->variant,
+                     k->kind[0] ? k->kind : "-", k->plies);
         else
             snprintf(label, sizeof label, "| %s | none | - |", k->variant);
         if (k->variant && k->win) {
