@@ -309,7 +309,9 @@ bool tactics_search(struct search *s, const struct tactics_line *l,
         return false;
     }
     tafl_reset(t, &p);
-    struct search_limits lim = {.nodes = max_nodes, .time_ms = {-1, -1}};
+    /* a win line is searched on past a longer forced win (which would end an ordinary search)
+       until the win of the right length shows or the budget is spent */
+    struct search_limits lim = {.nodes = max_nodes, .time_ms = {-1, -1}, .infinite = l->win};
     if (!l->win) lim.depth = none_depth;
     struct run_ctx ctx = {s, l, none_plies, out};
     struct search_callbacks cb = {.on_iteration = on_iteration, .ctx = &ctx};

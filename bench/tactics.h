@@ -2,7 +2,7 @@
  * Tactics suites: positions with a known forced win (or a known absence of one), each proved by
  * the exact solver (search/solver.h), and what the engine's search makes of them.
  *
- * A suite is a tab-separated file (tests/data/tactics.tsv, tests/data/tactics-mined.tsv.zst):
+ * A suite is a tab-separated file (tests/data/tactics.tsv, tests/data/tactics-mined.tsv):
  *   1. variant name (a built-in variant; the suite's rules are its settings with repetition off)
  *   2. position (FEN, side to move included)
  *   3. result: `win` (the side to move forces a win) or `none` (it cannot within the suite's

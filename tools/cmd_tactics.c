@@ -28,9 +28,9 @@ static const char tactics_usage[] =
     "  hnefi tactics run FILE      search every line with the engine (default options, one\n"
     "                              thread, the table cleared before each line); print one row per\n"
     "                              line with --lines, then the summary table (Markdown)\n"
-    "      --nodes N        node budget per line (default 20000000)\n"
+    "      --nodes N        node budget per line (default 250000000)\n"
     "      --none-plies N   as above\n"
-    "      --none-depth D   search the 'none' lines to depth D (default 8)\n"
+    "      --none-depth D   search the 'none' lines to depth D (default 7)\n"
     "      --lines          also print each line's depth and nodes\n"
     "      --hash MiB       the search's table (default 64)\n"
     "      --eval nnue|classic  the evaluation (default classic, as search_options_default)\n"
@@ -171,7 +171,7 @@ static int tactics_verify_cmd(int argc, char **argv) {
 
 /* hnefi tactics run: searches every line and prints the summary table. */
 static int tactics_run_cmd(int argc, char **argv) {
-    struct tactics_args a = {.none_plies = 7, .hash = 64, .none_depth = 8, .nodes = 20000000};
+    struct tactics_args a = {.none_plies = 7, .hash = 64, .none_depth = 7, .nodes = 250000000};
     if (!tactics_args(argc, argv, true, &a)) return a.help ? 0 : 2;
     struct tactics_suite suite;
     char *text;

@@ -4,7 +4,8 @@
  * Candidates are the positions 1..--back plies before a game's last ply when a board rule (or a
  * side left without a move) ended the game there, and, with --lone N, every position in which
  * the attackers are to move against at most N defender men. Duplicates (the same variant and
- * position) are kept once. The candidates are shuffled with the seed and solved in that order:
+ * position) are kept once. The candidates are shuffled with the seed, those near an end other
+ * than an escape (the rarer kinds) before the rest, and solved in that order:
  * within --plies (7) first, then, for the positions 9 plies before an end and the lone-king ones,
  * within --max-plies (9). A win joins its stratum (variant, kind of win, plies) while the stratum
  * has room (--per-stratum) and its game has room (--per-game); a position with no win within 7
@@ -195,9 +196,15 @@ static int cmp_key(const void *a, const void *b) {
     return x->ply - y->ply;
 }
 
-/* Orders candidates by the seeded shuffle key. */
+/* Tells whether a candidate is near an end of a rarer kind than an escape (solved first). */
+static bool rare_end(const struct mine_cand *c) {
+    return c->back > 0 && c->end_kind != END_ESCAPE;
+}
+
+/* Orders candidates: those near the rarer ends first, each group by the seeded shuffle key. */
 static int cmp_order(const void *a, const void *b) {
     const struct mine_cand *x = a, *y = b;
+    if (rare_end(x) != rare_end(y)) return rare_end(x) ? -1 : 1;
     if (x->order != y->order) return x->order < y->order ? -1 : 1;
     return cmp_key(a, b);
 }
