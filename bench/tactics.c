@@ -337,11 +337,11 @@ static uint64_t median(uint64_t *x, int n) {
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* Formats a node count shortly: 950, 12.3k, 4.56M. */
+/* Formats a node count shortly: 950, 12.3k, 4.6M. */
 static const char *short_count(uint64_t n, char *buf, size_t len) {
     if (n < 10000)
         snprintf(buf, len, "%llu", (unsigned long long)n);
-    else if (n < 10000000)
+    else if (n < 1000000)
         snprintf(buf, len, "%.1fk", (double)n / 1e3);
     else
         snprintf(buf, len, "%.1fM", (double)n / 1e6);
