@@ -90,7 +90,7 @@ static void solve_begin(struct solver *s, const struct position *p, uint64_t max
 static struct solver_entry *tt_find(struct solver *s, uint64_t key) {
     struct solver_entry *b = &s->table[(key & (s->buckets - 1)) * SOLVER_BUCKET];
     for (int i = 0; i < SOLVER_BUCKET; i++)
-        if (b[i].key == key) return &b[i];
+        if (b[i].key == key && key) return &b[i]; /* key 0 marks an empty entry */
     return NULL;
 }
 
@@ -422,7 +422,8 @@ static bool and_node(struct solver *s, const struct position *p, int r);
 static bool or_try(struct solver *s, const struct position *p, move_t m, int r) {
     struct position c;
     make(&s->nodes, &c, p, m);
-    return c.result == RESULT_NONE && and_node(s, &c, r - 1);
+    if (c.result != RESULT_NONE) return c.result == result_of(s->me);
+    return and_node(s, &c, r - 1);
 }
 
 /* OR node: the solving side to move; tells whether it wins within r plies (r odd). */

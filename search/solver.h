@@ -28,9 +28,10 @@
  *     or refuted: results are monotone in the plies, so one entry serves every depth;
  *   - move ordering: the table's move, two killer moves per remaining depth (the moves that won,
  *     or refuted, there before), then moves near the king.
- * Results are exact whatever the table holds (it only stores proved facts, and it is emptied
- * when a position of other rules comes), so they do not depend on the table size or on what was
- * solved before; the node counts do.
+ * Results are exact (up to a collision of 64-bit Zobrist keys, as in any table) whatever the
+ * table holds: it stores only proved facts, and it is emptied when a position of other rules
+ * comes, so the answers do not depend on the table's size or on what was solved before; the
+ * node counts do.
  *
  * A node is one position the solver makes with pos_make (trial moves of the win-in-one tests
  * included; the engine's king-capture test makes a few of its own, not counted).
