@@ -104,7 +104,7 @@ static int repetition_score(const struct position *p, int ply) {
     case REP_WIN_REPEATER: return -(SCORE_WIN - ply);
     case REP_LOSS_DEFENDERS:
         return p->side == SIDE_ATTACKERS ? SCORE_WIN - ply : -(SCORE_WIN - ply);
-    default: return SCORE_WIN - ply; /* loss for the repeater, or an illegal move */
+    default: return SCORE_WIN - ply; /* loss for the repeater, or an illegal move (never none) */
     }
 }
 
@@ -278,7 +278,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
-        } else if (!caught && is_repetition(t)) {
+        } else if (!caught && p->v->repetition != REP_NONE && is_repetition(t)) {
             score = -repetition_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
         } else {

@@ -15,6 +15,12 @@ int cmd_tune(int argc, char **argv);
 /* hnefi train (tools/cmd_train.c): fits the learned evaluation to self-play data. */
 int cmd_train(int argc, char **argv);
 
+/* hnefi solve (tools/cmd_solve.c): proves or refutes a forced win by exhaustive search. */
+int cmd_solve(int argc, char **argv);
+
+/* hnefi tactics (tools/cmd_tactics.c): tactics suites: verify, run the search, mine. */
+int cmd_tactics(int argc, char **argv);
+
 /* One command: its name, its entry point and a line of help. */
 struct command {
     const char *name;
@@ -31,6 +37,8 @@ static const struct command commands[] = {
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
     {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
+    {"solve", cmd_solve, "prove whether the side to move forces a win within N plies"},
+    {"tactics", cmd_tactics, "tactics suites: re-prove, measure the search, mine from games"},
     {"games", cmd_games, "list, filter, convert and summarise game record files"},
     {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},
     {"train", cmd_train, "train the learned evaluation (a network) on self-play data"},
