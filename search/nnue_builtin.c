@@ -17,7 +17,7 @@
     extern const unsigned char hnefi_net_##name[], hnefi_net_##name##_end[];
 
 /* The built-in networks, one X(name) per file of search/nets/. */
-#define NNUE_BUILTIN_LIST(X)
+#define NNUE_BUILTIN_LIST(X) X(copenhagen)
 
 NNUE_BUILTIN_LIST(NNUE_EMBED)
 

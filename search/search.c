@@ -75,6 +75,12 @@ static uint64_t total_nodes(const struct search *s) {
     return n;
 }
 
+/* Counts a node: only its thread writes the count, others read it (relaxed atomics both ways, so
+   the increment costs a plain add). */
+static inline void count_node(struct thread *t) {
+    __atomic_store_n(&t->nodes, t->nodes + 1, __ATOMIC_RELAXED);
+}
+
 /* Checks the clock and node limit (main thread only) and raises the stop flag when they run out. */
 static void check_limits(struct thread *t) {
     struct search *s = t->s;
@@ -98,7 +104,7 @@ static int repetition_score(const struct position *p, int ply) {
     case REP_WIN_REPEATER: return -(SCORE_WIN - ply);
     case REP_LOSS_DEFENDERS:
         return p->side == SIDE_ATTACKERS ? SCORE_WIN - ply : -(SCORE_WIN - ply);
-    default: return SCORE_WIN - ply; /* loss for the repeater, or an illegal move */
+    default: return SCORE_WIN - ply; /* loss for the repeater, or an illegal move (never none) */
     }
 }
 
@@ -163,7 +169,7 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     struct position child;
     for (int i = 0; i < n; i++) {
         bb_t caught = pos_make(&child, p, moves[i]);
-        t->nodes++;
+        count_node(t);
         if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
         int score;
         if (child.result != RESULT_NONE) {
@@ -262,7 +268,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             if (skip) continue;
         }
         bb_t caught = pos_make(&child, p, m);
-        t->nodes++;
+        count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
@@ -272,7 +278,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
-        } else if (!caught && is_repetition(t)) {
+        } else if (!caught && p->v->repetition != REP_NONE && is_repetition(t)) {
             score = -repetition_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
         } else {
@@ -523,6 +529,14 @@ void search_clear(struct search *s) {
     run_job(s, JOB_CLEAR);
 }
 
+/* Returns the static evaluation of p for its side to move with the evaluation of opt. */
+int search_evaluate(const struct search_options *opt, const struct position *p) {
+    if (!opt->net || opt->net->size != p->v->size) return eval_position(p, &opt->weights);
+    struct nnue_acc acc;
+    nnue_refresh(opt->net, p, &acc);
+    return nnue_evaluate(opt->net, &acc, p->side);
+}
+
 /* Asks a running search to stop as soon as it can (safe from any thread). */
 void search_stop(struct search *s) {
     atomic_store(&s->stop, true);
@@ -556,7 +570,8 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
     while (first > 0 && !game->captures[first - 1] && game->n - first < MAX_GAME_PLIES) first--;
     for (int i = 0; i < s->nthreads; i++) {
         struct thread *t = s->threads[i];
-        t->nodes = t->last_check = 0;
+        __atomic_store_n(&t->nodes, 0, __ATOMIC_RELAXED);
+        t->last_check = 0;
         t->nroot = nroot;
         memcpy(t->root_moves, root_moves, (size_t)nroot * sizeof(move_t));
         t->nkeys = t->rep_floor = 0;

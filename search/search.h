@@ -96,4 +96,10 @@ void search_run(struct search *s, const struct tafl *game, const struct search_l
 /* Asks a running search to stop as soon as it can (safe from any thread). */
 void search_stop(struct search *s);
 
+/*
+ * Returns the static evaluation of p for its side to move with the evaluation of opt: the
+ * network when opt->net is set (and fits p's board), else the classical one.
+ */
+int search_evaluate(const struct search_options *opt, const struct position *p);
+
 #endif

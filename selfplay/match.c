@@ -701,6 +701,18 @@ static bool collect_one(struct match *m, struct game_result *r, char *err, size_
         note(m, text);
     }
     store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->moves);
+    for (int s = 0; s < SIDE_NB; s++) {
+        const struct move_times *t = &r->times[s];
+        struct match_times *mt = &m->st.times[who[s]];
+        if (!mt->games) mt->min_left_ms = -1;
+        mt->games++;
+        mt->moves += t->moves;
+        mt->used_ms += t->used_ms;
+        mt->limit_ms += t->limit_ms;
+        if (t->max_ms > mt->max_ms) mt->max_ms = t->max_ms;
+        if (t->min_left_ms >= 0 && (mt->min_left_ms < 0 || t->min_left_ms < mt->min_left_ms))
+            mt->min_left_ms = t->min_left_ms;
+    }
     m->st.played++;
     count_ready_pairs(m);
     return true;

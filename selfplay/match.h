@@ -79,6 +79,12 @@ struct match_point {
     double score, elo, elo_lo, elo_hi, llr;
 };
 
+/* How long a player thought, over the games played in this run (resumed games have no times). */
+struct match_times {
+    int64_t moves, used_ms, max_ms, limit_ms, min_left_ms;
+    int64_t games;
+};
+
 struct match_status {
     int64_t total;    /* games scheduled */
     int64_t finished; /* games with a result, resumed ones included */
@@ -95,6 +101,7 @@ struct match_status {
     bool done;            /* every game counted, or the SPRT decided */
     struct match_point *history;
     int64_t nhistory;
+    struct match_times times[MATCH_MAX_PLAYERS]; /* by player */
 };
 
 /* Returns the index in match_status.ends of an end. */

@@ -47,7 +47,8 @@ int match_run_mpi(const struct match_config *cfg, struct match_status *out, bool
 
 #else
 
-enum { TAG_REQUEST = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_BYE, HEADER_WORDS = 8, POLL_MS = 2 };
+enum { TAG_REQUEST = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_BYE, TIME_WORDS = 5 };
+enum { HEADER_WORDS = 8 + SIDE_NB * TIME_WORDS, POLL_MS = 2 };
 
 /* Packs a result into a new buffer: 8 int64 words, then moves, scores, score flags, detail. */
 static char *pack(const struct game_result *r, int *len) {
@@ -57,6 +58,12 @@ static char *pack(const struct game_result *r, int *len) {
     if (!buf) return NULL;
     int64_t h[HEADER_WORDS] = {r->index, r->result,        r->end, r->reason,
                                r->loser, r->opening_plies, r->n,   (int64_t)dl};
+    for (int s = 0; s < SIDE_NB; s++) {
+        const struct move_times *t = &r->times[s];
+        int64_t *w = &h[8 + s * TIME_WORDS];
+        w[0] = t->moves, w[1] = t->used_ms, w[2] = t->max_ms, w[3] = t->limit_ms;
+        w[4] = t->min_left_ms;
+    }
     char *p = buf;
     memcpy(p, h, sizeof h);
     p += sizeof h;
@@ -90,6 +97,10 @@ static struct game_result *unpack(const char *buf, int len) {
     r->loser = (uint8_t)h[4];
     r->opening_plies = (int)h[5];
     r->n = (int)n;
+    for (int s = 0; s < SIDE_NB; s++) {
+        const int64_t *w = &h[8 + s * TIME_WORDS];
+        r->times[s] = (struct move_times){(int)w[0], w[1], w[2], w[3], w[4]};
+    }
     const char *p = buf + sizeof h;
     memcpy(r->moves, p, n * sizeof(move_t));
     p += n * sizeof(move_t);

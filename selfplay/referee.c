@@ -137,6 +137,13 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
         return false;
     }
     if (go->tc.kind == TC_CLOCK) clock[side] += go->inc_ms[side] - used;
+    struct move_times *mt = &out->times[side];
+    mt->moves++;
+    mt->used_ms += used;
+    if (used > mt->max_ms) mt->max_ms = used;
+    if (go->tc.kind == TC_MOVETIME) mt->limit_ms += allowed;
+    if (go->tc.kind == TC_CLOCK && (mt->min_left_ms < 0 || clock[side] < mt->min_left_ms))
+        mt->min_left_ms = clock[side];
     return true;
 }
 
@@ -157,6 +164,7 @@ void referee_play(const struct variant *v, const struct opening *opening,
     out->reason = END_NONE;
     out->loser = 0;
     out->detail[0] = '\0';
+    for (int s = 0; s < SIDE_NB; s++) out->times[s] = (struct move_times){.min_left_ms = -1};
     for (int i = 0; i < opening->n && game->result == RESULT_NONE; i++) {
         out->has_score[i] = 0;
         out->score[i] = 0;

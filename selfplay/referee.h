@@ -45,6 +45,14 @@ struct adjudication {
     int64_t hang_ms; /* how long a nodes or depth search may take before it counts as a hang */
 };
 
+/* How long one side thought in a game: its moves, the time they took, and the limits. */
+struct move_times {
+    int moves;
+    int64_t used_ms, max_ms; /* in all, and the longest move */
+    int64_t limit_ms;        /* the move times allowed, in all (fixed move times only) */
+    int64_t min_left_ms;     /* the least left on its clock after a move (-1: no clock) */
+};
+
 struct game_result {
     int64_t index;  /* the game's number in the tournament */
     uint8_t result; /* enum result */
@@ -57,6 +65,7 @@ struct game_result {
     int16_t score[MAX_GAME_PLIES]; /* the mover's score of each ply, if has_score */
     uint8_t has_score[MAX_GAME_PLIES];
     char detail[PLAYER_WHY_MAX]; /* what went wrong, for faults */
+    struct move_times times[SIDE_NB];
 };
 
 /* Sets the default adjudication: draw at 700 plies, no resignation or agreed draw, 100 ms margin.

@@ -133,6 +133,69 @@ int main(void) {
         ok(args, "readyok");
         unlink(script);
     }
+    /* hnefi solve: the encirclement in 5, a lone position, the limits, bad arguments */
+    ok("solve --plies 7 --fen "
+       "'3aa1a4/2a4aa2/1a2d1a4/a3dd2a2/a3d2d1a1/a2d3k2a/1a2d1d2a1/2a2ddaa2/3aa1a4/5a5/5a5 a'",
+       "moves: g11f11\nkind: encircled");
+    ok("solve --plies 7 --fen "
+       "'3aa1a4/2a4aa2/1a2d1a4/a3dd2a2/a3d2d1a1/a2d3k2a/1a2d1d2a1/2a2ddaa2/3aa1a4/5a5/5a5 a'",
+       "plies: 5");
+    ok("solve --variant brandubh --plies 3", "result: none (the attackers cannot force a win "
+                                             "within 3 plies)");
+    ok("solve --fen '11/11/11/11/11/11/11/11/4a6/11/3aka5 a' --plies 1", "kind: no_moves");
+    ok("solve --fen '11/11/11/11/11/11/11/11/4a6/11/3aka5 a' --moves e3e2", "result: over");
+    ok("solve --nodes 1000 --plies 9 --fen "
+       "'3aa1a4/2a4aa2/1a2d1a4/a3dd2a2/a3d2d1a1/a2d3k2a/1a2d1d2a1/2a2ddaa2/3aa1a4/5a5/5a5 a'",
+       "result: unknown");
+    ok("solve --help", "usage: hnefi solve");
+    bad("solve --plies 0", "--plies '0'");
+    bad("solve --plies 16", "--plies '16'");
+    bad("solve --plies", "--plies needs a value");
+    bad("solve --nodes x", "--nodes 'x'");
+    bad("solve --hash 0", "--hash '0'");
+    bad("solve --bogus", "unknown argument '--bogus'");
+    bad("solve --fen '11/11 a'", "--fen");
+    bad("solve --variant chess", "unknown variant 'chess'");
+    /* hnefi tactics: verify the public suite, run the search on a small one, bad input */
+    ok("tactics verify " HNEFI_TEST_DATA "/tactics.tsv --none-plies 5", ": 0 mismatches");
+    ok("tactics --help", "usage: hnefi tactics");
+    ok("tactics mine --help", "usage: hnefi tactics mine");
+    bad("tactics", "missing the subcommand");
+    bad("tactics frob", "unknown subcommand 'frob'");
+    bad("tactics verify", "missing the suite FILE");
+    bad("tactics verify /nonexistent/suite.tsv", "/nonexistent/suite.tsv");
+    bad("tactics verify x.tsv y.tsv", "more than one file");
+    bad("tactics verify x.tsv --none-plies 0", "--none-plies '0'");
+    bad("tactics run x.tsv --none-depth x", "--none-depth 'x'");
+    bad("tactics run x.tsv --eval fancy", "--eval 'fancy'");
+    bad("tactics mine", "no game files");
+    bad("tactics mine --real chess:x.csv", "unknown variant 'chess'");
+    bad("tactics mine --real x.csv", "expected VARIANT:FILE");
+    bad("tactics mine --games /nonexistent/g.zst", "/nonexistent/g.zst");
+    bad("tactics mine --games x --count 0", "--count '0'");
+    char suite[] = "/tmp/hnefi-suite-XXXXXX", cmd[160];
+    int sfd = mkstemp(suite);
+    if (CHECK(sfd >= 0)) {
+        /* a wrong move list and a right line: verify names the line; run prints the table */
+        const char *text = "# two lines\n"
+                           "brandubh\t3a3/3a3/7/aa2daa/3a2k/4a2/7 a\twin\t1\te2g2\tx\n"
+                           "brandubh\t3a3/3a3/7/aa2daa/3a2k/4a2/7 a\twin\t1\te2f2\ty\n";
+        CHECK(write(sfd, text, strlen(text)) == (ssize_t)strlen(text));
+        close(sfd);
+        snprintf(cmd, sizeof cmd, "tactics verify %s", suite);
+        bad(cmd, "MISMATCH line 3: moves 'e2f2', but the solver says 'e2g2'");
+        snprintf(cmd, sizeof cmd, "tactics run %s --lines", suite);
+        ok(cmd, "| brandubh | - | 1 | 2 | 2 | 0 | 1 | 1 | 0 |");
+        /* a bad field is named with its line */
+        FILE *f = fopen(suite, "w");
+        if (CHECK(f != NULL)) {
+            fputs("brandubh\t3a3/3a3/7/aa2daa/3a2k/4a2/7 a\twin\t2\te2g2\tx\n", f);
+            fclose(f);
+        }
+        snprintf(cmd, sizeof cmd, "tactics verify %s", suite);
+        bad(cmd, "line 1: plies '2': expected an odd number");
+        unlink(suite);
+    }
     bad("frobnicate", "unknown command 'frobnicate'");
     bad("perft", "missing DEPTH");
     bad("perft x", "perft depth 'x'");

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* strcasestr */
 #include <ctype.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,8 +402,11 @@ static void fuzz(const struct proto_corpus *c, long count) {
     if (!check_record(alive, __FILE__, __LINE__, "the engine takes every fuzz line"))
         fprintf(stderr, "    %s: stopped taking input after %ld lines\n", c->name, sent);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    pthread_mutex_lock(&d->lock);
+    size_t total = d->total;
+    pthread_mutex_unlock(&d->lock);
     printf("%s: %ld lines (%ld unsafe ones redrawn) in %.1f s, %zu bytes of replies\n", c->name,
-           sent, skipped, secs, d->total);
+           sent, skipped, secs, total);
 
     /* liveness: a known sequence with known answers */
     char got[4096], want[256];
@@ -441,8 +445,20 @@ static void fuzz(const struct proto_corpus *c, long count) {
         if (!CHECK(wait_tail(d, 2, want, got, sizeof got, 1000)))
             fprintf(stderr, "    expected '%s', got '%.80s'\n", want, got);
     }
-    /* end of input: the engine must exit 0 (it is killed, and fails, if it does not) */
-    if (!CHECK(pipe_process_wait(&p, WRITE_WAIT) == 0)) {
+    /* end of input: the engine must exit 0 (it is killed, and fails, if it does not); the drain
+       thread reads to the end first, so that nothing else reads or closes its pipe meanwhile */
+    pipe_process_close_input(&p);
+    bool ended = false;
+    for (int waited = 0; !ended && waited < WRITE_WAIT; waited += 10) {
+        pthread_mutex_lock(&d->lock);
+        ended = d->done;
+        pthread_mutex_unlock(&d->lock);
+        if (!ended) nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    if (!ended) kill(p.pid, SIGKILL);
+    pthread_join(th, NULL);
+    int status = pipe_process_wait(&p, WRITE_WAIT);
+    if (!CHECK(ended && status == 0)) {
         FILE *f = fopen(errpath, "r");
         char text[4096] = "";
         if (f) {
@@ -452,7 +468,6 @@ static void fuzz(const struct proto_corpus *c, long count) {
         fprintf(stderr, "    %s did not exit cleanly; its stderr (%s):\n%s\n", c->name, errpath,
                 text);
     }
-    pthread_join(th, NULL);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }

@@ -15,6 +15,7 @@
 #include "engine/notation.h"
 #include "engine/tafl.h"
 #include "pipe_process.h"
+#include "search/nnue.h"
 
 enum { WAIT = 300000 }; /* ms: a hang fails, never a slow run (sanitizers, a loaded machine) */
 
@@ -118,7 +119,8 @@ static void test_handshake(void) {
         if (strncmp(line, "id author ", 10) == 0) author = true;
         if (strncmp(line, "option name ", 12) == 0) {
             CHECK(!uciok); /* options come before uciok */
-            for (const char *o = "Variant Hash Threads MultiPV MoveOverhead Ponder"; *o;) {
+            for (const char *o = "Variant Hash Threads MultiPV MoveOverhead Ponder Eval EvalFile";
+                 *o;) {
                 size_t len = strcspn(o, " ");
                 if (strncmp(line + 12, o, len) == 0 && line[12 + len] == ' ') options++;
                 o += len + (o[len] == ' ');
@@ -130,7 +132,7 @@ static void test_handshake(void) {
         }
     }
     CHECK(name && author && uciok);
-    CHECK_EQ_INT(options, 6);
+    CHECK_EQ_INT(options, 8);
     CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
     CHECK(silent(&p, "ucinewgame"));
     CHECK(silent(&p, "position startpos"));
@@ -152,6 +154,78 @@ static void test_handshake(void) {
                            0, WAIT));
     CHECK(pipe_process_ask(&p, "quit", "bye", NULL, 0, WAIT));
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* Writes a network of small random weights for variant name into path; false on failure. */
+static bool write_net(const char *name, const char *path) {
+    const struct variant *v = variant_by_name(name);
+    struct nnue_net net = {0};
+    snprintf(net.variant, sizeof net.variant, "%s", v->name);
+    net.size = v->size;
+    net.arch = NNUE_ARCH_KING_REACH;
+    net.inputs = nnue_inputs_of(net.arch, v->size * v->size);
+    net.hidden = 32;
+    net.scale = 174;
+    size_t n = (size_t)net.inputs * 32 + 32 + 2 * 32;
+    int16_t *w = calloc(n, sizeof *w);
+    if (!w) return false;
+    for (size_t i = 0; i < n; i++) w[i] = (int16_t)((i * 7919) % 61 - 30);
+    net.w1 = w;
+    net.b1 = w + (size_t)net.inputs * 32;
+    net.w2 = net.b1 + 32;
+    uint8_t *bytes = malloc(nnue_file_size(&net));
+    FILE *f = bytes ? fopen(path, "wb") : NULL;
+    bool ok = f && fwrite(bytes, 1, nnue_write(&net, bytes), f) == nnue_file_size(&net);
+    if (f) ok &= fclose(f) == 0;
+    free(bytes);
+    free(w);
+    return ok;
+}
+
+/* The evaluation options: Eval, EvalFile (and TaflZero's NNFile), bad files refused, state kept. */
+static void test_eval_options(void) {
+    const char *net = "test_proto_uci_net.nnue";
+    if (!CHECK(write_net("copenhagen", net))) return;
+    struct pipe_process p;
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(strstr(line, "classical evaluation") || strstr(line, "built-in network"));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s", net);
+    CHECK(silent(&p, cmd));
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(strstr(line, "network test_proto_uci_net.nnue"));
+    /* a missing file and one that is no network are refused, and the network stays */
+    CHECK(error_reply(&p, "setoption name EvalFile value /nonexistent.nnue", "cannot open"));
+    snprintf(cmd, sizeof cmd, "setoption name NNFile value %s", HNEFI_TEST_DATA "/tactics.tsv");
+    CHECK(error_reply(&p, cmd, "not a hnefi network"));
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(strstr(line, "network test_proto_uci_net.nnue"));
+    pipe_process_send(&p, "go depth 3", WAIT);
+    int infos;
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, NULL)));
+    /* the classical evaluation on demand; a network only for the variant it was made for */
+    CHECK(silent(&p, "setoption name Eval value classic"));
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(strstr(line, "; classical evaluation"));
+    CHECK(error_reply(&p, "setoption name Eval value fast", "expected nnue or classic"));
+    CHECK(silent(&p, "setoption name Eval value nnue"));
+    CHECK(silent(&p, "setoption name Variant value brandubh"));
+    CHECK(pipe_process_ask(&p, "eval", "eval ", line, sizeof line, WAIT));
+    CHECK(!strstr(line, "test_proto_uci_net"));
+    CHECK(silent(&p, "setoption name EvalFile value <builtin>"));
+    CHECK(pipe_process_ask(&p, "quit", "bye", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    /* the command line sets what `uci` calls the defaults */
+    char *argv[] = {HNEFI_BINARY, "uci", "--eval", "classic", "--net", (char *)net, NULL};
+    if (CHECK(pipe_process_start(&p, argv, NULL))) {
+        CHECK(pipe_process_ask(&p, "uci", "option name Eval type combo default classic", NULL, 0,
+                               WAIT));
+        CHECK(pipe_process_expect(&p, "option name EvalFile type string default test_proto", NULL,
+                                  0, WAIT));
+        CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    }
+    remove(net);
 }
 
 /* Bounded searches: depth, nodes, movetime, clocks, MultiPV; every bestmove legal. */
@@ -505,6 +579,9 @@ static void test_arguments(void) {
     arguments("htp", "--bogus", NULL, 2, "unknown argument '--bogus'");
     arguments("htp", "--connect", "nohostport", 1, "expected HOST:PORT");
     arguments("htp", "--connect", "127.0.0.1:1", 1, "cannot connect");
+    arguments("uci", "--eval", "fast", 2, "--eval 'fast': expected nnue or classic");
+    arguments("otep", "--net", "/nonexistent.nnue", 2, "/nonexistent.nnue: cannot open");
+    arguments("htp", "--net", NULL, 2, "needs a value");
     arguments("uci", "--variant", "brandubh", 0, ""); /* no input: exits at once */
 }
 
@@ -549,6 +626,7 @@ int main(void) {
     test_handshake();
     test_command_line_options();
     test_searches();
+    test_eval_options();
     test_held_searches();
     test_end_of_input();
     test_taflzero_driver();

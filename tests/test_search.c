@@ -178,6 +178,25 @@ static void own_positions(struct search *s) {
     }
 }
 
+/*
+ * With repetition off a repeated position is searched on like any other: it was scored as a
+ * loss for the repeater, which gave a false escape in 5 here (the attackers' defence c10k10
+ * repeats the start); the exhaustive solver and a brute force say 7 (tactics-mined.tsv).
+ */
+static void repetition_none(struct search *s) {
+    struct variant v = *variant_by_name("copenhagen");
+    v.repetition = REP_NONE;
+    const char *fen = "1a2aaaa3/1d8a/a9k/5d4a/6d3a/aa1d2dd1aa/2a2dd3a/a9a/4d1a4/3add2a2/4aa1a3 d";
+    struct search_result r = run(s, &v, fen, 5, 0, 1);
+    int plies;
+    CHECK(!score_is_win(r.score, &plies) || plies >= 7);
+    r = run(s, &v, fen, 7, 0, 1);
+    CHECK_EQ_INT(r.score, SCORE_WIN - 7);
+    /* under the variant's own rule (loss_defenders) the repetition still counts */
+    r = run(s, variant_by_name("copenhagen"), fen, 5, 0, 1);
+    CHECK(r.score != SCORE_WIN - 5);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -388,6 +407,7 @@ int main(void) {
     tt_clearing();
     CHECK_EQ_INT(tactics(s), 60);
     own_positions(s);
+    repetition_none(s);
     determinism(s);
     time_limit(s);
     multipv(s);

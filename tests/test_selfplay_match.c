@@ -17,6 +17,7 @@
 
 #include "book/zio.h"
 #include "check.h"
+#include "search/nnue.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
 #include "selfplay/match_settings.h"
@@ -128,6 +129,14 @@ static void test_real_match(void) {
     for (int i = 0; i < 2; i++) CHECK(tc_parse(&p[i].tc, "2+0.05", err, sizeof err));
     CHECK(match_run(&c, &st, err, sizeof err) == 0);
     check_books(&st, 2);
+    /* each player's time was counted: every move of both games, and clocks were kept */
+    for (int i = 0; i < 2; i++) {
+        CHECK(st.times[i].games == 2 && st.times[i].moves > 0 && st.times[i].used_ms >= 0);
+        CHECK(st.times[i].max_ms * st.times[i].moves >= st.times[i].used_ms);
+        CHECK(st.times[i].limit_ms == 0 && st.times[i].min_left_ms >= 0);
+    }
+    CHECK(st.times[0].moves + st.times[1].moves <=
+          st.plies); /* the openings' plies are not theirs */
     match_status_free(&st);
 }
 
@@ -506,6 +515,8 @@ static void test_against_uci(void) {
     char err[400];
     two_players(&c, p, 800, 800, 4);
     p[1].hash_mib = 16;
+    /* the evaluation `hnefi uci` starts with: the variant's built-in network */
+    p[0].opt.net = p[1].opt.net = nnue_builtin(c.v);
     c.records = tmp_path(5, "inproc.zst");
     CHECK(match_run(&c, &a, err, sizeof err) == 0);
     fake_player(&p[1], &e, "beta", HNEFI_BINARY " uci");

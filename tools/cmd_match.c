@@ -580,6 +580,20 @@ static void print_results(const struct match_args *a, const struct match_status 
         printf("%lld games played in %.1f s (%.1f games per minute, %ld at once)\n",
                (long long)st->played, st->seconds, 60.0 * (double)st->played / st->seconds,
                a->concurrency);
+    /* how each player used its time, over this run's games */
+    for (int i = 0; i < a->nplayers; i++) {
+        const struct match_times *t = &st->times[i];
+        if (!t->moves) continue;
+        printf("time %-16s %lld moves, %.0f ms a move on average, the longest %lld ms",
+               a->players[i].name, (long long)t->moves, (double)t->used_ms / (double)t->moves,
+               (long long)t->max_ms);
+        if (t->limit_ms)
+            printf(", %.1f%% of the move time given",
+                   100.0 * (double)t->used_ms / (double)t->limit_ms);
+        if (t->min_left_ms >= 0)
+            printf(", at least %lld ms left on the clock", (long long)t->min_left_ms);
+        printf("\n");
+    }
 }
 
 /* Writes the SVG report; false after printing why. */

@@ -18,6 +18,12 @@ int cmd_train(int argc, char **argv);
 /* hnefi book (tools/cmd_book.c): builds, grows, shows and merges opening books. */
 int cmd_book(int argc, char **argv);
 
+/* hnefi solve (tools/cmd_solve.c): proves or refutes a forced win by exhaustive search. */
+int cmd_solve(int argc, char **argv);
+
+/* hnefi tactics (tools/cmd_tactics.c): tactics suites: verify, run the search, mine. */
+int cmd_tactics(int argc, char **argv);
+
 /* One command: its name, its entry point and a line of help. */
 struct command {
     const char *name;
@@ -34,6 +40,8 @@ static const struct command commands[] = {
     {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
     {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
+    {"solve", cmd_solve, "prove whether the side to move forces a win within N plies"},
+    {"tactics", cmd_tactics, "tactics suites: re-prove, measure the search, mine from games"},
     {"games", cmd_games, "list, filter, convert and summarise game record files"},
     {"book", cmd_book, "opening books: build from games, grow by search, show, merge"},
     {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},

@@ -64,7 +64,8 @@ static void htp_write(struct htp *h, const char *text, size_t len) {
 }
 
 /* Writes a reply: kind ('=' or '?'), the text, a newline, and an empty line if blank. */
-static void htp_reply(struct htp *h, char kind, bool blank, const char *fmt, va_list ap) {
+__attribute__((format(printf, 4, 0))) static void htp_reply(struct htp *h, char kind, bool blank,
+                                                            const char *fmt, va_list ap) {
     char buf[HTP_MSG_MAX];
     int n = vsnprintf(buf + 2, sizeof buf - 4, fmt, ap);
     if (n < 0) n = 0;

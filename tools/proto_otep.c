@@ -7,6 +7,7 @@
  * `error 0 <message>`.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,10 @@ struct otep {
     struct proto_session *s;
     const struct proto_config *cfg;
     int our_side; /* from the last `play`, -1 before */
-    bool have_pending;
-    move_t pending; /* our last move, until the host confirms it with `move` */
+    /* our last move, until the host confirms it with `move`: the search thread's report writes
+       it and then sets have_pending (release), before the host can have seen the move */
+    atomic_bool have_pending;
+    move_t pending;
     bool finished;
     /* the last `clock` line */
     bool have_clock;
@@ -167,7 +170,7 @@ static void otep_on_done(const struct search_result *r, void *ctx) {
     char mv[MOVE_TEXT_MAX];
     move_write_captures(r->best, 0, size, mv);
     o->pending = r->best;
-    o->have_pending = true;
+    atomic_store_explicit(&o->have_pending, true, memory_order_release);
     proto_out("move %s", mv);
 }
 
@@ -178,8 +181,7 @@ static void settle(struct otep *o) {
 
 /* Plays our pending move on our board once the host has confirmed it (or moved on). */
 static void apply_pending(struct otep *o) {
-    if (!o->have_pending) return;
-    o->have_pending = false;
+    if (!atomic_exchange_explicit(&o->have_pending, false, memory_order_acquire)) return;
     if (tafl_move_legal(o->s->game, o->pending, NULL, 0)) tafl_play(o->s->game, o->pending);
 }
 
@@ -222,7 +224,7 @@ static void otep_rules(struct otep *o, const char *text) {
     }
     search_clear(o->s->search);
     o->our_side = -1;
-    o->have_pending = false;
+    atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
     o->have_clock = false;
     o->finished = false;
 }
@@ -357,7 +359,7 @@ static void otep_position(struct otep *o, int n, char **w) {
         return;
     }
     proto_session_stop(o->s, false);
-    o->have_pending = false;
+    atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
     proto_session_reset_to(o->s, &p);
 }
 
@@ -395,7 +397,7 @@ static void otep_host_error(struct otep *o, int n, char **w) {
     (void)n;
     (void)w;
     settle(o);
-    o->have_pending = false;
+    atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
 }
 
 /* Handles one line; returns false on goodbye. */
@@ -444,7 +446,7 @@ static bool otep_line(struct otep *o, struct proto_line *line) {
         otep_host_error(o, n, w);
     else if (strcmp(w[0], "finish") == 0) {
         proto_session_stop(o->s, false);
-        o->have_pending = false;
+        atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
         o->finished = true;
     }
     /* anything else (hello, unknown words) is ignored, as the protocol asks */

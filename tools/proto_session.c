@@ -242,6 +242,7 @@ bool proto_session_init(struct proto_session *s, const struct variant *v, long h
 void proto_session_free(struct proto_session *s) {
     proto_session_stop(s, false);
     search_free(s->search);
+    cli_eval_free(&s->eval);
     tafl_free(s->game);
     tafl_free(s->scratch);
     tafl_free(s->search_game);
@@ -348,6 +349,7 @@ void proto_session_go(struct proto_session *s, const struct search_limits *limit
                       const struct proto_hooks *hooks) {
     proto_session_stop(s, false);
     game_copy(s->search_game, s->game);
+    s->opt.net = cli_eval_net(&s->eval, &s->variant);
     s->limits = *limits;
     s->hold = hold;
     s->released = false;
@@ -529,6 +531,16 @@ bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *
     return true;
 }
 
+/* Makes the session search with the network in path (NULL: the built-in one again). */
+bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen) {
+    proto_session_stop(s, false);
+    if (!path) {
+        cli_eval_free(&s->eval);
+        return true;
+    }
+    return cli_eval_load(&s->eval, path, &s->variant, err, errlen);
+}
+
 /* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */
 void proto_config_default(struct proto_config *cfg) {
     struct search_options opt;
@@ -553,7 +565,10 @@ const char proto_common_usage[] =
     "  --book-depth N   no book move once the game has N plies (default 0: no limit)\n"
     "  --book-variety best|weighted   the best book move, or a random one by the book's\n"
     "                   weights (default best)\n"
-    "  --book-seed S    the seed of weighted choices (default 0: from the clock)\n";
+    "  --book-seed S    the seed of weighted choices (default 0: from the clock)\n"
+    "  --eval nnue|classic  the learned evaluation (default, where the variant has a network)\n"
+    "                   or the classical one (docs/nnue.md)\n"
+    "  --net FILE       search with this network instead of the built-in one\n";
 
 const char proto_thinking_usage[] =
     "  --movetime MS    think MS milliseconds a move when there is no clock (default 3000)\n"
@@ -567,6 +582,21 @@ const char proto_thinking_usage[] =
  */
 int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking) {
     const char *a = argv[*i];
+    if (strcmp(a, "--eval") == 0 || strcmp(a, "--net") == 0) {
+        bool is_eval = a[2] == 'e';
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hnefi: option %s needs a value\n", a);
+            return -1;
+        }
+        const char *v = argv[++*i];
+        struct cli_eval probe = {0};
+        if (is_eval && !cli_eval_set_kind(&probe, v)) {
+            fprintf(stderr, "hnefi: --eval '%s': expected nnue or classic\n", v);
+            return -1;
+        }
+        *(is_eval ? &cfg->eval : &cfg->net) = v;
+        return 1;
+    }
     if (strcmp(a, "--no-book") == 0) {
         cfg->book_own = 0;
         cfg->book = NULL;
@@ -688,12 +718,21 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     }
     s->opt.threads = cfg->threads;
     s->opt.move_overhead_ms = cfg->move_overhead_ms;
+    char err[700];
+    if (cfg->eval) cli_eval_set_kind(&s->eval, cfg->eval);
+    if (cfg->net && !proto_session_set_net(s, cfg->net, err, sizeof err)) {
+        fprintf(stderr, "hnefi: --net: %s\n", err);
+        proto_session_free(s);
+        free(s);
+        free(r);
+        free(line);
+        return 2;
+    }
     s->bk.play.max_ply = cfg->book_depth;
     s->bk.play.variety = cfg->book_variety;
     proto_session_book_seed(s, cfg->book_seed);
     s->bk.own = cfg->book_own;
     if (cfg->book) {
-        char err[700];
         if (!proto_session_set_book(s, cfg->book, err, sizeof err))
             snprintf(s->startup_note, sizeof s->startup_note, "--book: %.580s", err);
     }

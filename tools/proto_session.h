@@ -42,6 +42,7 @@
 #include "book/book.h"
 #include "engine/tafl.h"
 #include "search/search.h"
+#include "tools/cli.h"
 
 enum {
     PROTO_LINE_MAX = 65536,                      /* longest line kept, with its NUL */
@@ -96,7 +97,8 @@ __attribute__((format(printf, 1, 2))) void proto_out(const char *fmt, ...);
 void proto_clean(char *text);
 
 /* Writes prefix and the formatted message (unprintable bytes as '?') as one line. */
-void proto_out_message(const char *prefix, const char *fmt, va_list ap);
+__attribute__((format(printf, 2, 0))) void proto_out_message(const char *prefix, const char *fmt,
+                                                             va_list ap);
 
 /* Writes len bytes to stdout as they are, in one write under the output lock. */
 void proto_out_raw(const char *text, size_t len);
@@ -140,6 +142,7 @@ struct proto_session {
     struct tafl *game, *scratch, *search_game;
     struct search *search;
     struct search_options opt;
+    struct cli_eval eval; /* the evaluation searches use (opt.net is set from it at each go) */
     long hash_mib;
     char *words[PROTO_MAX_TOKENS];
     /* the background search (lock guards state, released and discard) */
@@ -225,6 +228,13 @@ const struct book *proto_session_book(struct proto_session *s);
  */
 bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *hooks);
 
+/*
+ * Makes the session search with the network in path (NULL: the built-in one again); stops any
+ * search first. False, with the evaluation unchanged, if the file does not load or fit the
+ * variant in play; err says why.
+ */
+bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen);
+
 /* How a protocol command was started: the rules, table, threads and how long to think. */
 struct proto_config {
     const struct variant *variant;
@@ -242,6 +252,8 @@ struct proto_config {
     int book_depth;       /* --book-depth: no book move from this ply on (0: no limit) */
     enum book_variety book_variety;
     uint64_t book_seed;
+    const char *eval; /* --eval: "nnue" or "classic" (NULL: the default) */
+    const char *net;  /* --net: a network file (NULL: the built-in one) */
 };
 
 /*

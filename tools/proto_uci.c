@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,11 @@ struct uci {
     int default_book_depth;
     enum book_variety default_variety;
     long default_seed;
-    bool ponder_option; /* the Ponder option: bestmove names a ponder move */
-    bool pondering;     /* a `go ponder` search waits for ponderhit */
+    bool default_classic;      /* the command line chose the classical evaluation */
+    char default_net[256];     /* the network file the command line named, or "" */
+    atomic_bool ponder_option; /* the Ponder option: bestmove names a ponder move (read by the
+                                  search thread's report, set by the reader at any time) */
+    bool pondering;            /* a `go ponder` search waits for ponderhit */
     struct search_limits ponder_limits;
     bool ponder_hold;
 };
@@ -83,7 +87,7 @@ static void uci_on_done(const struct search_result *r, void *ctx) {
         return;
     }
     move_write(r->best, size, best);
-    if (u->ponder_option && r->ponder) {
+    if (atomic_load_explicit(&u->ponder_option, memory_order_relaxed) && r->ponder) {
         move_write(r->ponder, size, ponder);
         proto_out("bestmove %s ponder %s", best, ponder);
     } else {
@@ -133,6 +137,10 @@ static void cmd_uci_hello(struct uci *u, int n, char **w) {
               u->default_variety == BOOK_WEIGHTED ? "weighted" : "best");
     proto_out("option name BookSeed type spin default %ld min 0 max 2147483647", u->default_seed);
     proto_out("option name Clear Hash type button");
+    proto_out("option name Eval type combo default %s var nnue var classic",
+              u->default_classic ? "classic" : "nnue");
+    proto_out("option name EvalFile type string default %s",
+              u->default_net[0] ? u->default_net : "<builtin>");
     proto_out("uciok");
 }
 
@@ -262,7 +270,7 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
                       proto_quote(value, q, sizeof q));
             return;
         }
-        u->ponder_option = strcmp(value, "true") == 0;
+        atomic_store_explicit(&u->ponder_option, strcmp(value, "true") == 0, memory_order_relaxed);
     } else if (strcasecmp(name, "OwnBook") == 0) {
         char err[800];
         if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
@@ -294,12 +302,25 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         proto_session_stop(s, false);
         search_clear(s->search);
-    } else if (strcasecmp(name, "NNFile") == 0) {
-        proto_out("info string NNFile ignored: hnefi has no neural network");
+    } else if (strcasecmp(name, "Eval") == 0) {
+        struct cli_eval probe = {0};
+        if (!cli_eval_set_kind(&probe, value)) {
+            uci_error("setoption Eval: value '%s': expected nnue or classic",
+                      proto_quote(value, q, sizeof q));
+            return;
+        }
+        proto_session_stop(s, false);
+        cli_eval_set_kind(&s->eval, value);
+    } else if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "NNFile") == 0) {
+        /* NNFile is TaflZero's name; a file that is no hnefi network is refused the same way */
+        char err[400];
+        bool builtin = !*value || strcmp(value, "<builtin>") == 0 || strcmp(value, "<empty>") == 0;
+        if (!proto_session_set_net(s, builtin ? NULL : value, err, sizeof err))
+            uci_error("setoption %s: %s; the evaluation stays as it was", name, err);
     } else {
         uci_error("setoption: unknown option '%s' (Variant, Rules, Hash, Threads, MultiPV, "
                   "MoveOverhead, Ponder, OwnBook, BookFile, BookDepth, BookVariety, BookSeed, "
-                  "Clear Hash)",
+                  "Clear Hash, Eval, EvalFile)",
                   proto_quote(name, q, sizeof q));
     }
 }
@@ -541,8 +562,12 @@ static void cmd_eval(struct uci *u, int n, char **w) {
     (void)n;
     (void)w;
     const struct position *p = tafl_pos(u->s->game);
-    proto_out("eval %d (centi-men, for the side to move: %s)", eval_position(p, &u->s->opt.weights),
-              p->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+    struct search_options opt = u->s->opt;
+    char what[400];
+    opt.net = cli_eval_net(&u->s->eval, &u->s->variant);
+    proto_out("eval %d (centi-men, for the side to move: %s; %s)", search_evaluate(&opt, p),
+              p->side == SIDE_ATTACKERS ? "attackers" : "defenders",
+              cli_eval_describe(&u->s->eval, &u->s->variant, what, sizeof what));
 }
 
 /* legal: the number of legal moves and the moves. */
@@ -644,6 +669,8 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
     u->default_variety = s->bk.play.variety;
     u->default_seed = (long)s->bk.seed;
     if (s->startup_note[0]) uci_error("%s", s->startup_note);
+    u->default_classic = s->eval.classic;
+    snprintf(u->default_net, sizeof u->default_net, "%s", s->eval.have_net ? s->eval.net_path : "");
     bool quit = have && !uci_line(u, line);
     while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
     if (quit) {

@@ -2,7 +2,8 @@
 # Sets up a fresh Debian machine and runs hnefi's whole test suite:
 #   1. the format check (clang-format) of every C file;
 #   2. a Release build with warnings as errors, and every test through ctest;
-#   3. an address+undefined sanitizer build of the unit tests (quick sizes);
+#   3. an address+undefined sanitizer build of the unit tests (quick sizes), and a thread
+#      sanitizer build of the threaded ones (search threads, protocols, matches, playouts);
 #   4. a short libFuzzer run of each parser and of the book reader (clang), sharing the time;
 #   5. an MPI build and the mpirun -np 2 self-play test (OpenMPI).
 # HNEFI_LONG=1 adds the long runs (longer fuzzing).
@@ -24,6 +25,14 @@ cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DHNEFI_SANITIZE=ON -DHNEF
       -DCMAKE_C_FLAGS=-O1 >/dev/null
 cmake --build build/sanitize -j"$jobs"
 HNEFI_QUICK=1 ctest --test-dir build/sanitize --output-on-failure -j"$jobs" -LE slow
+
+echo "== thread sanitizer build and the threaded tests (clang)"
+CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DHNEFI_TSAN=ON -DHNEFI_WERROR=ON \
+      -DCMAKE_C_FLAGS=-O1 >/dev/null
+cmake --build build/tsan -j"$jobs"
+# a race in the hnefi processes the tests start fails them too (exit status 66)
+HNEFI_QUICK=1 TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build/tsan --output-on-failure \
+      -j"$jobs" -R 'test_(search|nnue|proto_uci|proto_otep|proto_htp|proto_fuzz|selfplay_match|mc_playout)$'
 
 echo "== fuzzing the parsers and the book reader"
 # the stage's time is shared between the targets: 10 s each (300 s each with HNEFI_LONG)
