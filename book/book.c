@@ -13,6 +13,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/symmetry.h"
+#include "engine/variant_text.h"
 
 enum { HEADER_MAX = 1 << 16 };
 
@@ -92,7 +93,6 @@ static bool rules_variant(const char *name, const char *rules, struct variant *v
         snprintf(err, errlen, "its rules name no board size or start position hnefi can play");
         return false;
     }
-    snprintf(v->start_fen, sizeof v->start_fen, "%s", start);
     for (const char *l = rules; *l;) {
         size_t n = strcspn(l, "\n"), k = strcspn(l, " \n");
         char key[40], value[VARIANT_FEN_MAX + 8];
@@ -106,8 +106,7 @@ static bool rules_variant(const char *name, const char *rules, struct variant *v
         l += n + (l[n] == '\n');
     }
     variant_finish(v);
-    struct position p;
-    if (!fen_parse(&p, v, v->start_fen, why, sizeof why)) {
+    if (!fen_read_start(v, start, why, sizeof why)) {
         snprintf(err, errlen, "its start position: %s", why);
         return false;
     }

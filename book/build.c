@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "engine/opentafl.h"
 #include "engine/symmetry.h"
 #include "search/score.h"
 

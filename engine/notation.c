@@ -1,4 +1,4 @@
-/* Parsers and writers for squares, FEN, OpenTafl records and move text. */
+/* Parsers and writers for squares, FEN and move text. */
 #include "engine/notation.h"
 
 #include <ctype.h>
@@ -176,117 +176,27 @@ int fen_write(const struct position *p, char *out) {
     return (int)(o - out);
 }
 
+/* Writes the start position of v as a FEN; returns its length. out needs FEN_MAX bytes. */
+int fen_write_start(const struct variant *v, char *out) {
+    struct position p;
+    pos_init_start(&p, v);
+    return fen_write(&p, out);
+}
+
 /*
- * Converts an OpenTafl position record (rank 1 first, or the top rank first if top_first) to the
- * rows part of a FEN. Returns false with a reason in err.
+ * Reads a FEN as the start position of v (its size and masks set, variant_finish done). A start
+ * must be a game still going; on failure v is unchanged and err says why.
  */
-bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
-                        char *err, size_t errlen) {
-    char q[64];
-    char grid[BB_MAX_SIZE][BB_MAX_SIZE];
-    const char *s = rec;
-    if (*s != '/') return fail(err, errlen, "position record must start with '/'");
-    s++;
-    int row = 0;
-    while (*s) {
-        if (row >= size)
-            return fail(err, errlen, "position record: more than %d rows at '%s'", size,
-                        quote(s, 16, q, sizeof q));
-        int file = 0;
-        const char *row_start = s;
-        while (*s && *s != '/') {
-            if (isdigit((unsigned char)*s)) {
-                int run = 0;
-                if (*s == '0')
-                    return fail(err, errlen,
-                                "position record row %d: run starts with "
-                                "0",
-                                row + 1);
-                while (isdigit((unsigned char)*s) && run <= size) run = run * 10 + (*s++ - '0');
-                if (file + run > size)
-                    return fail(err, errlen, "position record row %d '%s': more than %d squares",
-                                row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q),
-                                size);
-                while (run--) grid[row][file++] = '.';
-                continue;
-            }
-            char c = *s == 't' ? 'a' : *s == 'T' ? 'd' : *s == 'K' ? 'k' : 0;
-            if (!c)
-                return fail(err, errlen, "position record row %d: unknown piece '%s'", row + 1,
-                            quote(s, 1, q, sizeof q));
-            if (file >= size)
-                return fail(err, errlen, "position record row %d '%s': more than %d squares",
-                            row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q), size);
-            grid[row][file++] = c;
-            s++;
-        }
-        if (file != size)
-            return fail(err, errlen, "position record row %d '%s': %d squares, expected %d",
-                        row + 1, quote(row_start, strcspn(row_start, "/"), q, sizeof q), file,
-                        size);
-        if (*s != '/') return fail(err, errlen, "position record must end with '/'");
-        s++;
-        row++;
-    }
-    if (row != size) return fail(err, errlen, "position record: %d rows, expected %d", row, size);
-    char *o = rows;
-    size_t need = (size_t)size * (size + 1) + 1;
-    if (rowslen < need) return fail(err, errlen, "position record: no room");
-    for (int i = 0; i < size; i++) {
-        int r = top_first ? i : size - 1 - i, run = 0;
-        for (int f = 0; f < size; f++) {
-            if (grid[r][f] == '.') {
-                run++;
-                continue;
-            }
-            if (run) o += sprintf(o, "%d", run);
-            run = 0;
-            *o++ = grid[r][f];
-        }
-        if (run) o += sprintf(o, "%d", run);
-        if (i < size - 1) *o++ = '/';
-    }
-    *o = 0;
+bool fen_read_start(struct variant *v, const char *fen, char *err, size_t errlen) {
+    struct position p;
+    if (!fen_parse(&p, v, fen, err, errlen)) return false;
+    if (p.result != RESULT_NONE)
+        return fail(err, errlen, "FEN: a start position must not be a finished game");
+    v->start.att = p.att;
+    v->start.def = p.def;
+    v->start.king_sq = p.king_sq;
+    v->start.side = (enum side)p.side;
     return true;
-}
-
-/* Converts the rows part of a FEN (anything after a space is ignored) to an OpenTafl record. */
-bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen) {
-    const char *rows[BB_MAX_SIZE];
-    size_t lens[BB_MAX_SIZE];
-    int n = 0;
-    const char *s = fen;
-    while (n < size) {
-        rows[n] = s;
-        lens[n] = strcspn(s, "/ ");
-        s += lens[n];
-        n++;
-        if (*s != '/') break;
-        s++;
-    }
-    if (n != size) return false;
-    size_t len = 1;
-    for (int i = 0; i < n; i++) len += lens[i] + 1;
-    if (len + 1 > outlen) return false;
-    char *o = out;
-    *o++ = '/';
-    for (int i = n - 1; i >= 0; i--) {
-        for (size_t j = 0; j < lens[i]; j++) {
-            char c = rows[i][j];
-            *o++ = c == 'a' ? 't' : c == 'd' ? 'T' : c == 'k' ? 'K' : c;
-        }
-        *o++ = '/';
-    }
-    *o = 0;
-    return true;
-}
-
-/* Writes p's placement as an OpenTafl position record. */
-int otn_record_write(const struct position *p, char *out, size_t outlen) {
-    char fen[FEN_MAX];
-    fen_write(p, fen);
-    if (!fen_rows_to_otn_record(fen, p->v->size, out, outlen)) return -1;
-    return (int)strlen(out);
 }
 
 /* Reads move text without looking at a position; err names the bad token. */

@@ -1,12 +1,12 @@
 /*
- * Text forms of tafl data: squares, FEN, OpenTafl position records, and move text.
+ * Text forms of tafl data: squares, FEN (of positions and of a variant's start), and move text.
+ * OpenTafl's own forms (rules strings, position records) are in engine/opentafl.h.
  *
  * FEN is TaflZero's form: rows from the top rank down separated by '/', digits for runs of empty
  * squares (several digits allowed), a/d/k for attacker/defender/king, then a space and the side
- * to move (a or d). OpenTafl position records start at rank 1 ('/'-framed rows, t/T/K). Moves
- * are read as `d1d3`, `d1-d3` or `d1-d3xd4[xe3|/e3...]` and written as `d1d3` or, with captures,
- * `d1-d3xd4xe3` (the real-game record format). Every parser names the offending token and the
- * reason in its error message and leaves its output untouched on failure.
+ * to move (a or d). Moves are read as `d1d3`, `d1-d3` or `d1-d3xd4[xe3|/e3...]` and written as
+ * `d1d3` or, with captures, `d1-d3xd4xe3` (the real-game record format). Every parser names the
+ * offending token and the reason in its error message and leaves its output untouched on failure.
  */
 #ifndef HNEFI_ENGINE_NOTATION_H
 #define HNEFI_ENGINE_NOTATION_H
@@ -34,18 +34,14 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
 /* Writes p as a FEN; returns its length. out needs FEN_MAX bytes. */
 int fen_write(const struct position *p, char *out);
 
+/* Writes the start position of v as a FEN; returns its length. out needs FEN_MAX bytes. */
+int fen_write_start(const struct variant *v, char *out);
+
 /*
- * Converts an OpenTafl position record (rank 1 first, or the top rank first if top_first) to the
- * rows part of a FEN. Returns false with a reason in err.
+ * Reads a FEN as the start position of v (its size and masks set, variant_finish done). A start
+ * must be a game still going; on failure v is unchanged and err says why.
  */
-bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
-                        char *err, size_t errlen);
-
-/* Converts the rows part of a FEN (anything after a space is ignored) to an OpenTafl record. */
-bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen);
-
-/* Writes p's placement as an OpenTafl position record. */
-int otn_record_write(const struct position *p, char *out, size_t outlen);
+bool fen_read_start(struct variant *v, const char *fen, char *err, size_t errlen);
 
 /* A move as written: its squares and the captures it lists, if any. */
 struct move_text {

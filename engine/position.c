@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 
-#include "engine/notation.h"
 #include "engine/rules.h"
 
 uint64_t zobrist_piece[4][BB_MAX_SQUARES];
@@ -37,13 +36,18 @@ uint64_t pos_compute_key(const struct position *p) {
     return key;
 }
 
-/* Sets p to the start position of variant v. */
+/* Sets p to the start position of variant v (a start is never a finished game). */
 void pos_init_start(struct position *p, const struct variant *v) {
-    char err[160];
-    if (!fen_parse(p, v, v->start_fen, err, sizeof err)) {
-        /* built-in start positions always parse; a loaded variant was checked when read */
-        fprintf(stderr, "hnefi: bad start position of %s: %s\n", v->name, err);
-    }
+    const struct variant_start *s = &v->start;
+    *p = (struct position){.att = s->att,
+                           .def = s->def,
+                           .king = bb_sq(s->king_sq),
+                           .v = v,
+                           .king_sq = (int8_t)s->king_sq,
+                           .side = (uint8_t)s->side,
+                           .result = RESULT_NONE,
+                           .reason = END_NONE};
+    p->key = pos_compute_key(p);
 }
 
 /*

@@ -1,12 +1,15 @@
 /*
- * Tafl variants as data: every rule option of docs/rules.md (rules.md §3) and the masks derived
- * from them.
+ * Tafl variants as data: the start position, every rule option of docs/rules.md (rules.md §3)
+ * and the masks derived from them.
  *
- * A struct variant is filled once (from the built-in table, or from an OpenTafl rules string)
- * and then read-only; positions keep a pointer to it. The derived masks make the hot paths
- * branch-free: `men_forbidden` are the squares no man may stop on, `king_forbidden` those the
- * king may not stop on, `men_block`/`king_block` the empty squares a man/the king may not slide
- * across. Hostility sets are enum kind_set bit sets (KIND_A, KIND_D, KIND_K).
+ * A struct variant is filled once (from the built-in table, or from an OpenTafl rules string in
+ * engine/opentafl.h) and then read-only; positions keep a pointer to it. The start position is
+ * held as bitboards (struct variant_start), so setting up a game reads no text; its text forms
+ * (FEN) are in engine/notation.h, the option names as text in engine/variant_text.h. The derived
+ * masks make the hot paths branch-free: `men_forbidden` are the squares no man may stop on,
+ * `king_forbidden` those the king may not stop on, `men_block`/`king_block` the empty squares a
+ * man/the king may not slide across. Hostility sets are enum kind_set bit sets (KIND_A, KIND_D,
+ * KIND_K).
  */
 #ifndef HNEFI_ENGINE_VARIANT_H
 #define HNEFI_ENGINE_VARIANT_H
@@ -35,10 +38,17 @@ enum no_moves_rule { NO_MOVES_LOSS, NO_MOVES_DRAW };
 
 enum { VARIANT_NAME_MAX = 32, VARIANT_FEN_MAX = 160 };
 
+/* A start position: the men of each side, the king's square and the side that moves first. */
+struct variant_start {
+    bb_t att, def;
+    int king_sq;
+    enum side side;
+};
+
 struct variant {
     char name[VARIANT_NAME_MAX];
     int size;
-    char start_fen[VARIANT_FEN_MAX];
+    struct variant_start start;
 
     /* rule options (rules.md §3) */
     enum escape_rule escape;
@@ -76,25 +86,5 @@ const struct variant *variant_builtin(int i);
 
 /* Computes the derived masks of v from its options; call after changing any option. */
 void variant_finish(struct variant *v);
-
-/*
- * Reads an OpenTafl rules string ("dim:11 name:Copenhagen atkf:y ... start:/.../") into v, on top
- * of OpenTafl's defaults. Returns false with a message in err naming the bad token.
- */
-bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size_t errlen);
-
-/*
- * Writes v as an OpenTafl rules string, ending with its start position. Options OpenTafl cannot
- * express (no_moves, immobile_king, the repetition rules other than none/draw/loss/win) are
- * written as their nearest OpenTafl equivalent. Returns the length, or -1 if it did not fit.
- */
-int variant_to_opentafl(const struct variant *v, char *out, size_t outlen);
-
-/* Sets one option by its rules.md name ("repetition", "king_capture", ...) from text. */
-bool variant_set_option(struct variant *v, const char *key, const char *value, char *err,
-                        size_t errlen);
-
-/* Writes every option of v as "key value" lines into out; returns the length or -1. */
-int variant_describe(const struct variant *v, char *out, size_t outlen);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/opentafl.h"
 #include "search/eval.h"
 #include "search/nnue.h"
 

@@ -11,6 +11,7 @@
 
 #include "book/zio.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 
 enum { FIELDS_SHORT = 4, FIELDS_LONG = 10, FIELD_MAX = 10 };
 

@@ -23,6 +23,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/symmetry.h"
+#include "engine/variant_text.h"
 #include "search/score.h"
 
 static char dir[64];
@@ -555,9 +556,8 @@ static void test_choose(void) {
 /* Returns Brandubh with the ending as its start position. */
 static struct variant ending_variant(void) {
     struct variant v = *variant_by_name("brandubh");
-    snprintf(v.start_fen, sizeof v.start_fen, "%s", ENDING);
     snprintf(v.name, sizeof v.name, "brandubh-ending");
-    variant_finish(&v);
+    fen_read_start(&v, ENDING, NULL, 0);
     return v;
 }
 

@@ -350,13 +350,13 @@ static void test_otep(void) {
 static struct variant htp_brandubh(void) {
     struct variant v = *variant_by_name("copenhagen");
     v.repetition = REP_ILLEGAL_DEFENDER_REPEAT;
-    snprintf(v.start_fen, sizeof v.start_fen, "%s", variant_by_name("brandubh")->start_fen);
+    v.start = variant_by_name("brandubh")->start;
     v.size = 7;
     v.king_capture = KING_CAPTURE_THRONE_FOUR;
     v.throne_pass = THRONE_KING;
     v.exit_fort = false;
     snprintf(v.name, sizeof v.name, "htp-brandubh");
-    v.start_fen[strlen(v.start_fen) - 1] = 'd';
+    v.start.side = SIDE_DEFENDERS;
     variant_finish(&v);
     return v;
 }

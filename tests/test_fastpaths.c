@@ -21,6 +21,7 @@
 #include "engine/rules.h"
 #include "engine/threats.h"
 #include "engine/variant.h"
+#include "engine/variant_text.h"
 #include "search/eval.h"
 
 enum { FP_MAX_PLIES = 250 };

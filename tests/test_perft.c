@@ -12,6 +12,7 @@
 #include "check.h"
 #include "data_file.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 
 /* Checks perft of the start position of a built-in variant against expected[1..depth]. */
 static void start_table(const char *name, const unsigned long long *expected, int depth) {

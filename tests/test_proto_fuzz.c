@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/tafl.h"
 #include "pipe_process.h"
 

@@ -35,13 +35,13 @@ static void model_variant(struct variant *v, int size, int first) {
     *v = *variant_by_name("copenhagen");
     v->repetition = REP_ILLEGAL_DEFENDER_REPEAT;
     if (size == 7) {
-        snprintf(v->start_fen, sizeof v->start_fen, "%s", variant_by_name("brandubh")->start_fen);
+        v->start = variant_by_name("brandubh")->start;
         v->size = 7;
         v->king_capture = KING_CAPTURE_THRONE_FOUR;
         v->throne_pass = THRONE_KING;
         v->exit_fort = false;
     }
-    v->start_fen[strlen(v->start_fen) - 1] = first == SIDE_ATTACKERS ? 'a' : 'd';
+    v->start.side = first == SIDE_ATTACKERS ? SIDE_ATTACKERS : SIDE_DEFENDERS;
     variant_finish(v);
 }
 

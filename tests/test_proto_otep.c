@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/tafl.h"
 #include "pipe_process.h"
 
@@ -38,11 +39,8 @@ struct host {
 /* Sets the host's game to the start of rules; false if they do not load. */
 static bool host_init(struct host *h, const char *rules) {
     char err[200];
-    struct position p;
     if (!CHECK(variant_from_opentafl(&h->v, rules, err, sizeof err))) return false;
-    if (!CHECK(fen_parse(&p, &h->v, h->v.start_fen, err, sizeof err))) return false;
     h->t = tafl_new(&h->v);
-    tafl_reset(h->t, &p);
     return true;
 }
 

@@ -96,7 +96,10 @@ static bool legal_after(const char *variant, const char *fen, const char *moves,
     const struct variant *v = variant_by_name(variant);
     struct position start;
     char err[200], buf[4096], *save = NULL;
-    if (!fen_parse(&start, v, fen ? fen : v->start_fen, err, sizeof err)) return false;
+    if (!fen)
+        pos_init_start(&start, v);
+    else if (!fen_parse(&start, v, fen, err, sizeof err))
+        return false;
     struct tafl *t = tafl_new(v);
     tafl_reset(t, &start);
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");

@@ -437,7 +437,9 @@ static void ref_play_game(struct ref_stats *st, const struct variant *v, struct 
     struct position p;
     struct ref_board b;
     pos_init_start(&p, v);
-    if (!ref_from_fen(&b, v, v->start_fen) || !ref_same_board(&p, &b)) {
+    char start[FEN_MAX];
+    fen_write_start(v, start);
+    if (!ref_from_fen(&b, v, start) || !ref_same_board(&p, &b)) {
         ref_report(st, &p, MOVE_NONE, "start position", 0, 1);
         return;
     }
@@ -577,7 +579,9 @@ static void ref_test_variant_table(void) {
         const struct variant *v = variant_by_name(e->name);
         if (!CHECK(v != NULL)) continue;
         CHECK_EQ_INT(v->size, e->size);
-        CHECK_EQ_STR(v->start_fen, e->fen);
+        char start[FEN_MAX];
+        fen_write_start(v, start);
+        CHECK_EQ_STR(start, e->fen);
         CHECK_EQ_INT(v->escape, e->escape);
         CHECK_EQ_INT(v->corners, e->corners);
         CHECK_EQ_INT(v->throne_stop, e->stop);

@@ -14,6 +14,7 @@
 #include "engine/rules.h"
 #include "engine/tafl.h"
 #include "engine/threats.h"
+#include "engine/variant_text.h"
 
 /* Returns the set of squares named in a space-separated list ("d4 e5"). */
 static bb_t sqs(const char *list, int size) {

@@ -17,13 +17,16 @@
 #include "search/search.h"
 #include "search/tt.h"
 
-/* Searches a FEN of a variant to a depth with repetition off; returns the result. */
+/* Searches a FEN of a variant (NULL: its start) to a depth with repetition off; returns the
+   result. */
 static struct search_result run(struct search *s, const struct variant *v, const char *fen,
                                 int depth, uint64_t nodes, int threads) {
     struct position p;
     char err[200];
     struct search_result r = {0};
-    if (!fen_parse(&p, v, fen, err, sizeof err)) {
+    if (!fen) {
+        pos_init_start(&p, v);
+    } else if (!fen_parse(&p, v, fen, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", fen, err);
         CHECK(!"FEN parses");
         return r;
@@ -200,18 +203,18 @@ static void repetition_none(struct search *s) {
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
-    struct search_result a = run(s, v, v->start_fen, 6, 0, 1);
-    struct search_result b = run(s, v, v->start_fen, 6, 0, 1);
+    struct search_result a = run(s, v, NULL, 6, 0, 1);
+    struct search_result b = run(s, v, NULL, 6, 0, 1);
     CHECK(a.nodes > 0);
     CHECK_EQ_U64(a.nodes, b.nodes);
     CHECK_EQ_INT(a.best, b.best);
     CHECK_EQ_INT(a.score, b.score);
     /* a node limit is honoured within a small margin */
-    struct search_result c = run(s, v, v->start_fen, 0, 20000, 1);
+    struct search_result c = run(s, v, NULL, 0, 20000, 1);
     CHECK(c.nodes >= 20000 && c.nodes < 20000 + 5000);
     CHECK(c.best != MOVE_NONE);
     /* two threads reach the same depth and give a legal move */
-    struct search_result d = run(s, v, v->start_fen, 6, 0, 2);
+    struct search_result d = run(s, v, NULL, 6, 0, 2);
     CHECK_EQ_INT(d.depth, 6);
     struct position p;
     pos_init_start(&p, v);
@@ -321,11 +324,11 @@ static void pool_growth(struct search *s) {
     for (int round = 0; round < 4; round++)
         for (int threads = 1; threads <= 8; threads++) {
             search_clear(s); /* a job for the pool of the previous size */
-            struct search_result r = run(s, v, v->start_fen, 3, 0, threads);
+            struct search_result r = run(s, v, NULL, 3, 0, threads);
             CHECK(r.best != MOVE_NONE);
             CHECK_EQ_INT(r.depth, 3);
         }
-    struct search_result r = run(s, v, v->start_fen, 3, 0, 1);
+    struct search_result r = run(s, v, NULL, 3, 0, 1);
     CHECK(r.best != MOVE_NONE);
 }
 

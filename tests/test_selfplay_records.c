@@ -14,6 +14,7 @@
 #include "book/zio.h"
 #include "check.h"
 #include "engine/notation.h"
+#include "engine/variant_text.h"
 #include "selfplay/datagen.h"
 #include "selfplay/records.h"
 #include "test_selfplay_util.h"

@@ -99,8 +99,8 @@ int main(void) {
     }
     /* a start with one extra attacker on b2 allows only the diagonal through it (6) */
     struct variant lop = *variant_by_name("brandubh");
-    snprintf(lop.start_fen, sizeof lop.start_fen, "3a3/3a3/3d3/aadkdaa/3d3/1a1a3/3a3 a");
-    variant_finish(&lop);
+    char err[160];
+    CHECK(fen_read_start(&lop, "3a3/3a3/3d3/aadkdaa/3d3/1a1a3/3a3 a", err, sizeof err));
     CHECK_EQ_INT(sym_variant_allows(&lop), 1 | 1 << 6);
     return check_done();
 }

@@ -13,6 +13,8 @@
 
 #include "book/zio.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
+#include "engine/variant_text.h"
 
 #define CLI_RULES_USAGE                                                                            \
     "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \
@@ -161,9 +163,8 @@ bool cli_game_finish(struct cli_game *g) {
             fprintf(stderr, "hnefi: --fen: %s\n", err);
             return false;
         }
-    } else if (!fen_parse(&start, &g->variant, g->variant.start_fen, err, sizeof err)) {
-        fprintf(stderr, "hnefi: start position of %s: %s\n", g->variant.name, err);
-        return false;
+    } else {
+        pos_init_start(&start, &g->variant);
     }
     g->game = tafl_new(&g->variant);
     if (!g->game) {

@@ -6,6 +6,7 @@
 
 #include "book/zio.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "selfplay/datagen.h"
 #include "selfplay/match.h"
 #include "selfplay/records.h"

@@ -6,7 +6,9 @@
 #include "bench/perft.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/threats.h"
+#include "engine/variant_text.h"
 #include "tools/cli.h"
 
 /* Returns seconds on a monotonic clock. */

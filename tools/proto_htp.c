@@ -141,23 +141,22 @@ static void htp_variant(const struct htp *h, struct variant *v) {
     *v = *variant_by_name("copenhagen");
     v->repetition = h->repeat_moves ? REP_NONE : REP_ILLEGAL_DEFENDER_REPEAT;
     if (h->size == 7) {
-        snprintf(v->start_fen, sizeof v->start_fen, "%s", variant_by_name("brandubh")->start_fen);
+        v->start = variant_by_name("brandubh")->start;
         v->size = 7;
         v->king_capture = KING_CAPTURE_THRONE_FOUR; /* four at the throne, two elsewhere */
         v->throne_pass = THRONE_KING;
         v->exit_fort = false;
     }
     snprintf(v->name, sizeof v->name, "htp-%s", h->size == 7 ? "brandubh" : "copenhagen");
-    v->start_fen[strlen(v->start_fen) - 1] = h->first == SIDE_ATTACKERS ? 'a' : 'd';
+    v->start.side = h->first == SIDE_ATTACKERS ? SIDE_ATTACKERS : SIDE_DEFENDERS;
     variant_finish(v);
 }
 
 /* Starts a new game with the current size, first side and time settings. */
 static void new_game(struct htp *h) {
     struct variant v;
-    char err[200];
     htp_variant(h, &v);
-    proto_session_set_variant(h->s, &v, err, sizeof err);
+    proto_session_set_variant(h->s, &v);
     search_clear(h->s->search);
     h->clock_ms[0] = h->clock_ms[1] = h->minutes_ms;
     clock_gettime(CLOCK_MONOTONIC, &h->turn_start);

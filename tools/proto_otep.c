@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "tools/cli_book.h"
 #include "tools/proto_session.h"
 #include "tools/score_text.h"
@@ -217,11 +218,11 @@ static void otep_rules(struct otep *o, const char *text) {
         otep_error("rules: missing rules string");
         return;
     }
-    if (!variant_from_opentafl(&v, text, err, sizeof err) ||
-        !proto_session_set_variant(o->s, &v, err, sizeof err)) {
+    if (!variant_from_opentafl(&v, text, err, sizeof err)) {
         otep_error("unsupported rules: %s", err);
         return;
     }
+    proto_session_set_variant(o->s, &v);
     search_clear(o->s->search);
     o->our_side = -1;
     atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);

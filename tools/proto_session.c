@@ -256,21 +256,14 @@ void proto_session_free(struct proto_session *s) {
 
 /*
  * Makes v the rules in play and restarts the game from its start position. Stops a running
- * search without a report. False, with nothing changed, if v's start position does not load.
+ * search without a report.
  */
-bool proto_session_set_variant(struct proto_session *s, const struct variant *v, char *err,
-                               size_t errlen) {
+void proto_session_set_variant(struct proto_session *s, const struct variant *v) {
     struct position start;
-    char e[200];
-    if (!fen_parse(&start, v, v->start_fen, e, sizeof e)) {
-        snprintf(err, errlen, "start position of %s: %s", v->name, e);
-        return false;
-    }
     proto_session_stop(s, false);
     s->variant = *v;
-    fen_parse(&start, &s->variant, s->variant.start_fen, e, sizeof e);
+    pos_init_start(&start, &s->variant);
     tafl_reset(s->game, &start);
-    return true;
 }
 
 /*
@@ -282,7 +275,9 @@ bool proto_session_set_position(struct proto_session *s, const char *fen, char *
                                 int nmoves, char *err, size_t errlen) {
     struct position start;
     char e[200];
-    if (!fen_parse(&start, &s->variant, fen ? fen : s->variant.start_fen, e, sizeof e)) {
+    if (!fen)
+        pos_init_start(&start, &s->variant);
+    else if (!fen_parse(&start, &s->variant, fen, e, sizeof e)) {
         snprintf(err, errlen, "%s", e);
         return false;
     }

@@ -167,10 +167,9 @@ void proto_session_free(struct proto_session *s);
 
 /*
  * Makes v the rules in play and restarts the game from its start position. Stops a running
- * search without a report. False, with nothing changed, if v's start position does not load.
+ * search without a report.
  */
-bool proto_session_set_variant(struct proto_session *s, const struct variant *v, char *err,
-                               size_t errlen);
+void proto_session_set_variant(struct proto_session *s, const struct variant *v);
 
 /*
  * Builds a game from a FEN (NULL: the variant's start) and moves, all or nothing: on success it

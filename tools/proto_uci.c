@@ -14,6 +14,7 @@
 
 #include "bench/perft.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "tools/cli.h"
 #include "tools/cli_book.h"
 #include "tools/proto_session.h"
@@ -193,11 +194,7 @@ static bool spin_value(const char *name, const char *value, int64_t lo, int64_t 
 
 /* Applies a new variant: stops any search, clears the table, restarts from its start. */
 static void set_variant(struct uci *u, const struct variant *v) {
-    char err[256];
-    if (!proto_session_set_variant(u->s, v, err, sizeof err)) {
-        uci_error("setoption: %s", err);
-        return;
-    }
+    proto_session_set_variant(u->s, v);
     u->pondering = false;
     search_clear(u->s->search);
 }
@@ -338,8 +335,9 @@ static void cmd_position(struct uci *u, int n, char **w) {
         i = 2;
     } else if (strcmp(w[1], "fen") == 0) {
         if (n < 3 || strcmp(w[2], "moves") == 0) {
-            uci_error("position fen: missing FEN (rows and side to move, as '%s')",
-                      u->s->variant.start_fen);
+            char start[FEN_MAX];
+            fen_write_start(&u->s->variant, start);
+            uci_error("position fen: missing FEN (rows and side to move, as '%s')", start);
             return;
         }
         bool side = n > 3 && strcmp(w[3], "moves") != 0;

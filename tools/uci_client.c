@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/opentafl.h"
+#include "engine/variant_text.h"
+
 enum { LINE_MAX_LEN = 8192, POLL_SLICE_MS = 50, QUIT_WAIT_MS = 300, STARTUP_MS = 10000 };
 
 /* One engine process and the state of its conversation. */
