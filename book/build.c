@@ -389,7 +389,7 @@ bool book_builder_finish(struct book_builder *bb, uint32_t min_games, struct boo
     b.variant = bb->v;
     snprintf(b.name, sizeof b.name, "%s", bb->v.name);
     if (!book_rules_text(&bb->v, b.rules, sizeof b.rules) ||
-        variant_to_opentafl(&bb->v, b.opentafl, sizeof b.opentafl) < 0) {
+        opentafl_write_rules(&bb->v, b.opentafl, sizeof b.opentafl) < 0) {
         book_free(&b);
         snprintf(err, errlen, "the rules of %s cannot be written down", bb->v.name);
         return false;

@@ -39,8 +39,8 @@ static const char *quote(const char *s, size_t n, char *buf, size_t buflen) {
  * Converts an OpenTafl position record (rank 1 first, or the top rank first if top_first) to the
  * rows part of a FEN. Returns false with a reason in err.
  */
-bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
-                        char *err, size_t errlen) {
+bool opentafl_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
+                             char *err, size_t errlen) {
     char q[64];
     char grid[BB_MAX_SIZE][BB_MAX_SIZE];
     const char *s = rec;
@@ -110,7 +110,7 @@ bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, s
 }
 
 /* Converts the rows part of a FEN (anything after a space is ignored) to an OpenTafl record. */
-bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen) {
+bool opentafl_rows_to_record(const char *fen, int size, char *out, size_t outlen) {
     const char *rows[BB_MAX_SIZE];
     size_t lens[BB_MAX_SIZE];
     int n = 0;
@@ -141,10 +141,10 @@ bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen)
 }
 
 /* Writes p's placement as an OpenTafl position record. */
-int otn_record_write(const struct position *p, char *out, size_t outlen) {
+int opentafl_record_write(const struct position *p, char *out, size_t outlen) {
     char fen[FEN_MAX];
     fen_write(p, fen);
-    if (!fen_rows_to_otn_record(fen, p->v->size, out, outlen)) return -1;
+    if (!opentafl_rows_to_record(fen, p->v->size, out, outlen)) return -1;
     return (int)strlen(out);
 }
 
@@ -202,7 +202,7 @@ static bool otn_squares(const char *val, size_t len, int size, bb_t *out) {
  * Reads an OpenTafl rules string ("dim:11 name:Copenhagen atkf:y ... start:/.../") into v, on top
  * of OpenTafl's defaults. Returns false with a message in err naming the bad token.
  */
-bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size_t errlen) {
+bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t errlen) {
     struct variant r;
     memset(&r, 0, sizeof r);
     snprintf(r.name, sizeof r.name, "opentafl");
@@ -380,8 +380,8 @@ bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size
             memcpy(recbuf, rec, rlen);
             recbuf[rlen] = 0;
             char why[160];
-            if (!otn_record_to_rows(recbuf, r.size, strcmp(key, "starti") == 0, start_rows,
-                                    sizeof start_rows, why, sizeof why))
+            if (!opentafl_record_to_rows(recbuf, r.size, strcmp(key, "starti") == 0, start_rows,
+                                         sizeof start_rows, why, sizeof why))
                 return fail(err, errlen, "rules token 'start': %s%s", why, "");
             have_start = true;
         } else {
@@ -431,7 +431,7 @@ static void kinds_text(unsigned k, char *out) {
  * express are written as their nearest OpenTafl equivalent. Returns the length, or -1 if it did
  * not fit.
  */
-int variant_to_opentafl(const struct variant *v, char *out, size_t outlen) {
+int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     char buf[1024], kinds[32], name[VARIANT_NAME_MAX];
     char *o = buf;
     snprintf(name, sizeof name, "%s", v->name);
@@ -472,7 +472,7 @@ int variant_to_opentafl(const struct variant *v, char *out, size_t outlen) {
     if (v->linnaean) o += sprintf(o, " linc:y");
     char rec[VARIANT_FEN_MAX], start[FEN_MAX];
     fen_write_start(v, start);
-    if (!fen_rows_to_otn_record(start, v->size, rec, sizeof rec)) return -1;
+    if (!opentafl_rows_to_record(start, v->size, rec, sizeof rec)) return -1;
     o += sprintf(o, " start:%s", rec);
     size_t len = (size_t)(o - buf);
     if (len + 1 > outlen) return -1;

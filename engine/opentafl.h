@@ -20,26 +20,26 @@
  * Reads an OpenTafl rules string ("dim:11 name:Copenhagen atkf:y ... start:/.../") into v, on top
  * of OpenTafl's defaults. Returns false with a message in err naming the bad token.
  */
-bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size_t errlen);
+bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t errlen);
 
 /*
  * Writes v as an OpenTafl rules string, ending with its start position. Options OpenTafl cannot
  * express (no_moves, immobile_king, the repetition rules other than none/draw/loss/win) are
  * written as their nearest OpenTafl equivalent. Returns the length, or -1 if it did not fit.
  */
-int variant_to_opentafl(const struct variant *v, char *out, size_t outlen);
+int opentafl_write_rules(const struct variant *v, char *out, size_t outlen);
 
 /*
  * Converts an OpenTafl position record (rank 1 first, or the top rank first if top_first) to the
  * rows part of a FEN. Returns false with a reason in err.
  */
-bool otn_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
-                        char *err, size_t errlen);
+bool opentafl_record_to_rows(const char *rec, int size, bool top_first, char *rows, size_t rowslen,
+                             char *err, size_t errlen);
 
 /* Converts the rows part of a FEN (anything after a space is ignored) to an OpenTafl record. */
-bool fen_rows_to_otn_record(const char *fen, int size, char *out, size_t outlen);
+bool opentafl_rows_to_record(const char *fen, int size, char *out, size_t outlen);
 
 /* Writes p's placement as an OpenTafl position record. */
-int otn_record_write(const struct position *p, char *out, size_t outlen);
+int opentafl_record_write(const struct position *p, char *out, size_t outlen);
 
 #endif

@@ -97,7 +97,7 @@ bool match_settings_write(const struct match_config *c, char *out, size_t outlen
     struct text t = {out + prefix, 0, outlen - prefix, false};
     char rules[1024];
     put(&t, "variant", c->v->name);
-    put(&t, "rules", variant_to_opentafl(c->v, rules, sizeof rules) < 0 ? "?" : rules);
+    put(&t, "rules", opentafl_write_rules(c->v, rules, sizeof rules) < 0 ? "?" : rules);
     put(&t, "scoring", c->scoring == SCORING_TABLUT ? "tablut" : "games");
     put(&t, "format", c->format == MATCH_GAUNTLET ? "gauntlet" : "round-robin");
     if (c->openings) {

@@ -452,7 +452,7 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
                 rules = l; /* the rules string on a line of its own (hnefi games convert) */
             }
             if (rules && !v) {
-                if (!variant_from_opentafl(&g.rules, rules, why, sizeof why)) {
+                if (!opentafl_read_rules(&g.rules, rules, why, sizeof why)) {
                     snprintf(err, errlen, "line %lld: %s", (long long)lineno, why);
                     return false;
                 }

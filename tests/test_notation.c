@@ -45,7 +45,7 @@ static void move_bad(const char *variant, const char *fen, const char *move, con
 static void rules_bad(const char *rules, const char *want) {
     struct variant v = *V("brandubh"), before = v;
     char err[200] = "";
-    CHECK(!variant_from_opentafl(&v, rules, err, sizeof err));
+    CHECK(!opentafl_read_rules(&v, rules, err, sizeof err));
     CHECK(memcmp(&v, &before, sizeof v) == 0);
     if (!check_record(strstr(err, want) != NULL, __FILE__, __LINE__, want))
         fprintf(stderr, "    rules '%s' gave '%s'\n", rules, err);
@@ -183,7 +183,7 @@ static void game_errors(void) {
 static void opentafl(void) {
     char err[200], out[1024];
     struct variant v;
-    CHECK(variant_from_opentafl(
+    CHECK(opentafl_read_rules(
         &v,
         "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y "
         "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
@@ -191,18 +191,18 @@ static void opentafl(void) {
     CHECK(same_start(&v, V("copenhagen")));
     CHECK(v.shieldwall && v.sw_corner && v.exit_fort && v.encirclement);
     CHECK(v.repetition == REP_LOSS_REPEATER);
-    CHECK(variant_from_opentafl(&v,
-                                "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: "
-                                "cenh: cenhe:tcnkTCNK linc:y "
-                                "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
-                                err, sizeof err));
+    CHECK(opentafl_read_rules(&v,
+                              "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: "
+                              "cenh: cenhe:tcnkTCNK linc:y "
+                              "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+                              err, sizeof err));
     CHECK(v.escape == ESCAPE_EDGE && !v.corners && v.throne_stop == THRONE_NOBODY && v.linnaean);
     CHECK(v.king_capture == KING_CAPTURE_THRONE_FOUR && v.hostile_throne_king == 0);
     for (int i = 0; variant_builtin(i); i++) {
         const struct variant *b = variant_builtin(i);
-        CHECK(variant_to_opentafl(b, out, sizeof out) > 0);
+        CHECK(opentafl_write_rules(b, out, sizeof out) > 0);
         struct variant r;
-        CHECK(variant_from_opentafl(&r, out, err, sizeof err));
+        CHECK(opentafl_read_rules(&r, out, err, sizeof err));
         CHECK(same_start(&r, b));
         CHECK(r.king_capture == b->king_capture && r.escape == b->escape &&
               r.corners == b->corners && r.shieldwall == b->shieldwall &&
@@ -235,13 +235,13 @@ static void opentafl(void) {
 /* OpenTafl position records convert both ways. */
 static void records(void) {
     char rows[FEN_MAX], err[200], rec[FEN_MAX];
-    CHECK(otn_record_to_rows("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", 7, false, rows, sizeof rows, err,
-                             sizeof err));
+    CHECK(opentafl_record_to_rows("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", 7, false, rows, sizeof rows,
+                                  err, sizeof err));
     CHECK_EQ_STR(rows, "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3");
     struct position p;
     pos_init_start(&p, V("copenhagen"));
     p.att &= ~bb_sq(3); /* d1 gone: the record is not symmetric any more */
-    otn_record_write(&p, rec, sizeof rec);
+    opentafl_record_write(&p, rec, sizeof rec);
     CHECK_EQ_STR(rec, "/4tttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/");
 }
 

@@ -58,7 +58,7 @@ static int run_file(const char *name, bool opentafl, int max_depth) {
         if (opentafl) {
             char rules[512];
             snprintf(rules, sizeof rules, "%s start:%s", f[3], f[1]);
-            if (!CHECK(variant_from_opentafl(&v, rules, err, sizeof err))) {
+            if (!CHECK(opentafl_read_rules(&v, rules, err, sizeof err))) {
                 fprintf(stderr, "%s: %s\n", rules, err);
                 continue;
             }

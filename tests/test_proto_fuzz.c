@@ -348,7 +348,7 @@ static int legal_count(const char *variant, const char *rules, const char *moves
     struct variant v;
     char err[200], buf[256], *save = NULL;
     if (rules)
-        variant_from_opentafl(&v, rules, err, sizeof err);
+        opentafl_read_rules(&v, rules, err, sizeof err);
     else
         v = *variant_by_name(variant);
     struct tafl *t = tafl_new(&v);

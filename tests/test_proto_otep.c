@@ -39,7 +39,7 @@ struct host {
 /* Sets the host's game to the start of rules; false if they do not load. */
 static bool host_init(struct host *h, const char *rules) {
     char err[200];
-    if (!CHECK(variant_from_opentafl(&h->v, rules, err, sizeof err))) return false;
+    if (!CHECK(opentafl_read_rules(&h->v, rules, err, sizeof err))) return false;
     h->t = tafl_new(&h->v);
     return true;
 }
@@ -47,7 +47,7 @@ static bool host_init(struct host *h, const char *rules) {
 /* Writes the host game's current position record. */
 static const char *host_record(const struct host *h) {
     static char rec[256];
-    otn_record_write(tafl_pos(h->t), rec, sizeof rec);
+    opentafl_record_write(tafl_pos(h->t), rec, sizeof rec);
     return rec;
 }
 

@@ -122,7 +122,7 @@ int cli_game_option(struct cli_game *g, int argc, char **argv, int *i) {
     }
     if (strcmp(opt, "--rules") == 0) {
         if (!(val = option_value(argc, argv, i))) return -1;
-        if (!variant_from_opentafl(&g->variant, val, err, sizeof err)) {
+        if (!opentafl_read_rules(&g->variant, val, err, sizeof err)) {
             fprintf(stderr, "hnefi: %s\n", err);
             return -1;
         }

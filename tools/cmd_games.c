@@ -120,7 +120,7 @@ static void write_line(FILE *out, const struct record *r) {
 static void write_otg(FILE *out, const struct record *r, int64_t line) {
     static const char *const result[STATUS_NB] = {"?", "1", "-1", "0"};
     char rules[1024], st[96];
-    if (variant_to_opentafl(r->v, rules, sizeof rules) < 0) rules[0] = '\0';
+    if (opentafl_write_rules(r->v, rules, sizeof rules) < 0) rules[0] = '\0';
     fprintf(out, "[event:hnefi games]\n[round:%lld]\n", (long long)(r->extended ? r->game : line));
     if (r->extended) fprintf(out, "[attackers:%s]\n[defenders:%s]\n", r->players[0], r->players[1]);
     fprintf(out, "[result:%s]\n", result[r->result & 3]);

@@ -155,7 +155,7 @@ int cmd_variant(int argc, char **argv) {
     }
     char text[2048];
     if (variant_describe(&g.variant, text, sizeof text) < 0 ||
-        variant_to_opentafl(&g.variant, text + strlen(text), sizeof text - strlen(text)) < 0) {
+        opentafl_write_rules(&g.variant, text + strlen(text), sizeof text - strlen(text)) < 0) {
         fprintf(stderr, "hnefi variant: description too long\n");
         return 1;
     }

@@ -66,7 +66,7 @@ static bool record_load(struct otep *o, const char *rec, int side, struct positi
         snprintf(err, errlen, "position record of %zu bytes is too long", strlen(rec));
         return false;
     }
-    if (!otn_record_to_rows(rec, size, false, rows, sizeof rows, err, errlen)) return false;
+    if (!opentafl_record_to_rows(rec, size, false, rows, sizeof rows, err, errlen)) return false;
     snprintf(fen, sizeof fen, "%s %c", rows, side == SIDE_ATTACKERS ? 'a' : 'd');
     return fen_parse(p, &o->s->variant, fen, err, errlen);
 }
@@ -218,7 +218,7 @@ static void otep_rules(struct otep *o, const char *text) {
         otep_error("rules: missing rules string");
         return;
     }
-    if (!variant_from_opentafl(&v, text, err, sizeof err)) {
+    if (!opentafl_read_rules(&v, text, err, sizeof err)) {
         otep_error("unsupported rules: %s", err);
         return;
     }

@@ -236,7 +236,7 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
             uci_error("setoption Rules: missing value (an OpenTafl rules string)");
             return;
         }
-        if (!variant_from_opentafl(&var, value, err, sizeof err)) {
+        if (!opentafl_read_rules(&var, value, err, sizeof err)) {
             uci_error("setoption Rules: %s", err);
             return;
         }

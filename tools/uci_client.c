@@ -244,7 +244,7 @@ static enum player_status start(struct uci_client *c, const struct variant *v, c
             return write_failed(c, why, whylen);
     } else {
         char rules[1024];
-        if (variant_to_opentafl(v, rules, sizeof rules) < 0 ||
+        if (opentafl_write_rules(v, rules, sizeof rules) < 0 ||
             !sendf(c, "setoption name Rules value %s", rules))
             return write_failed(c, why, whylen);
     }

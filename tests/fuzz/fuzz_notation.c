@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         break;
     case 1: {
         char rows[FEN_MAX];
-        if (otn_record_to_rows(text, v->size, false, rows, sizeof rows, err, sizeof err)) {
+        if (opentafl_record_to_rows(text, v->size, false, rows, sizeof rows, err, sizeof err)) {
             strcat(rows, " a");
             (void)fen_parse(&p, v, rows, err, sizeof err);
         }
@@ -55,13 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     case 2: {
         struct variant r = *v, keep = *v;
-        if (variant_from_opentafl(&r, text, err, sizeof err)) {
+        if (opentafl_read_rules(&r, text, err, sizeof err)) {
             struct position q;
             pos_init_start(&q, &r);
             if (!pos_valid(&q, err, sizeof err)) broken();
             move_t moves[MAX_MOVES];
             if (gen_moves(&q, moves) != count_moves(&q)) broken();
-            if (variant_to_opentafl(&r, out, sizeof out) < 0) broken();
+            if (opentafl_write_rules(&r, out, sizeof out) < 0) broken();
         } else if (memcmp(&r, &keep, sizeof r) != 0) {
             broken();
         }
