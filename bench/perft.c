@@ -1,6 +1,7 @@
 /* Perft with bulk counting at the last ply. */
 #include "bench/perft.h"
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 
 /* Returns perft(depth) of p. */
@@ -13,7 +14,7 @@ uint64_t perft(const struct position *p, int depth) {
     uint64_t total = 0;
     struct position child;
     for (int i = 0; i < n; i++) {
-        pos_make(&child, p, moves[i]);
+        make_move(&child, p, moves[i]);
         total += perft(&child, depth - 1);
     }
     return total;
@@ -29,7 +30,7 @@ uint64_t perft_divide(const struct position *p, int depth,
     uint64_t total = 0;
     struct position child;
     for (int i = 0; i < n; i++) {
-        pos_make(&child, p, moves[i]);
+        make_move(&child, p, moves[i]);
         uint64_t c = perft(&child, depth - 1);
         out(moves[i], c, ctx);
         total += c;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 
 /* Copies a field into a fixed buffer; false if it does not fit. */
@@ -148,7 +149,7 @@ void tactics_moves_text(const move_t *moves, int n, int size, char *out, size_t 
 /* Returns the end reason of the win that m makes from p at once, or END_NONE. */
 static int win_kind(const struct position *p, move_t m) {
     struct position c;
-    pos_make(&c, p, m);
+    make_move(&c, p, m);
     if (c.result == (p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS))
         return c.reason;
     if (c.result == RESULT_NONE && c.v->no_moves == NO_MOVES_LOSS && !solver_has_move(&c))
@@ -163,7 +164,7 @@ static move_t tempting_scan(const struct position *p, bool (*fn)(int kind, void 
     int n = gen_moves(p, moves);
     for (int i = 0; i < n; i++) {
         struct position c;
-        pos_make(&c, p, moves[i]);
+        make_move(&c, p, moves[i]);
         if (c.result != RESULT_NONE) continue;
         c.side = p->side; /* as if it could move again */
         move_t w = solver_win_in_one(&c);

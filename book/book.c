@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "book/zio.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/symmetry.h"
@@ -89,7 +90,7 @@ static bool rules_variant(const char *name, const char *rules, struct variant *v
     rule_line(rules, "size", size, sizeof size);
     rule_line(rules, "start", start, sizeof start);
     v->size = atoi(size);
-    if ((v->size != 7 && v->size != 9 && v->size != 11) || strlen(start) >= VARIANT_FEN_MAX) {
+    if (!bb_size_supported(v->size) || strlen(start) >= VARIANT_FEN_MAX) {
         snprintf(err, errlen, "its rules name no board size or start position hnefi can play");
         return false;
     }
@@ -287,8 +288,7 @@ static bool parse_header(struct book *b, const uint8_t *h, size_t hlen, char *er
         !get_string(h, hlen - 8, &at, b->rules, sizeof b->rules) ||
         !get_string(h, hlen - 8, &at, b->opentafl, sizeof b->opentafl) || at != hlen - 8)
         return fail(err, errlen, "damaged: the header's names do not fit it");
-    if (b->size != 7 && b->size != 9 && b->size != 11)
-        return fail(err, errlen, "damaged: board size %d", b->size);
+    if (!bb_size_supported(b->size)) return fail(err, errlen, "damaged: board size %d", b->size);
     if (!(b->syms & 1) || b->syms > SYM_ALL)
         return fail(err, errlen, "damaged: symmetry set 0x%x", b->syms);
     if (npos == 0) return fail(err, errlen, "the book holds no positions");
@@ -484,7 +484,7 @@ bool book_repetition_trap(const struct tafl *game, move_t m) {
         return false; /* no end by repetition (the bans are checked as legality) */
     const struct position *p = tafl_pos(game);
     struct position after;
-    if (pos_make(&after, p, m) || after.result != RESULT_NONE) return false;
+    if (make_move(&after, p, m) || after.result != RESULT_NONE) return false;
     int count = 1, n = game->n;
     for (int j = n; j >= 0; j--) {
         if (j < n && game->captures[j]) break;

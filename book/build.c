@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/opentafl.h"
 #include "engine/symmetry.h"
@@ -220,7 +221,7 @@ static void backup_node(struct book_builder *bb, struct book_node *node, const s
         move_t mv = book_move_from_book(&c, m->move);
         if (!move_is_legal(p, mv)) continue; /* only a damaged or colliding book has such */
         struct position child;
-        bool caught = pos_make(&child, p, mv) != 0;
+        bool caught = make_move(&child, p, mv) != 0;
         int value = 0, depth = 0;
         bool known = false, backed = false;
         if (child.result != RESULT_NONE) {

@@ -12,6 +12,7 @@
 
 #include "book/build.h"
 #include "book/zio.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "search/nnue.h"
 
@@ -268,7 +269,7 @@ static int choose_targets(struct book_builder *bb, const struct book_expand_conf
             move_t mv = book_move_from_book(&c, m->move);
             if (!move_is_legal(&cur.pos, mv)) continue;
             struct walk_node next = {.parent = i, .move = mv, .ply = cur.ply + 1};
-            pos_make(&next.pos, &cur.pos, mv);
+            make_move(&next.pos, &cur.pos, mv);
             next.cost = cur.cost + (node->value - (m->depth ? m->score : worst)) + cfg->ply_cost;
             ok = walk_push(&w, &next);
         }

@@ -21,6 +21,11 @@ __extension__ typedef unsigned __int128 bb_t;
 
 enum { BB_MAX_SIZE = 11, BB_MAX_SQUARES = 121 };
 
+/* Tells whether a board of size x size squares is one hnefi plays (7, 9 or 11). */
+static inline bool bb_size_supported(int size) {
+    return size == 7 || size == 9 || size == 11;
+}
+
 /* The four orthogonal directions; north is towards higher ranks, east towards higher files. */
 enum bb_dir { DIR_NORTH, DIR_EAST, DIR_SOUTH, DIR_WEST, DIR_NB };
 
@@ -54,6 +59,11 @@ static inline uint64_t bb_lo(bb_t b) {
 /* Returns the high 64 bits. */
 static inline uint64_t bb_hi(bb_t b) {
     return (uint64_t)(b >> 64);
+}
+
+/* Returns the set of every square (and the bits beyond the board): a mask that keeps all. */
+static inline bb_t bb_all(void) {
+    return ~(bb_t)0;
 }
 
 /* Returns the set with only square sq. */
@@ -211,10 +221,21 @@ bb_slides_by_dir(const struct bb_geom *g, bb_t gen, bb_t pro, int n, bb_t out[DI
     out[DIR_WEST] = (bb_fill(gen, pw, -1) >> 1) & g->not_end;
 }
 
+/* Shifts b one square north on an n x n board (n a constant under BB_BY_SIZE). */
+static inline __attribute__((always_inline)) bb_t bb_north_n(bb_t b, const struct bb_geom *g,
+                                                             int n) {
+    return (b << n) & g->board;
+}
+
+/* Shifts b one square south on an n x n board. */
+static inline __attribute__((always_inline)) bb_t bb_south_n(bb_t b, int n) {
+    return b >> n;
+}
+
 /* Returns the orthogonal neighbours of the squares of b on an n x n board. */
 static inline __attribute__((always_inline)) bb_t bb_neighbours_n(bb_t b, const struct bb_geom *g,
                                                                   int n) {
-    return ((b << n) & g->board) | (b >> n) | ((b << 1) & g->not_a) | ((b >> 1) & g->not_end);
+    return bb_north_n(b, g, n) | bb_south_n(b, n) | ((b << 1) & g->not_a) | ((b >> 1) & g->not_end);
 }
 
 /* Tells whether seed, grown orthogonally through pass, reaches a square of goal (n x n board). */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/movegen.h"
+#include "engine/make.h"
 #include "engine/rules.h"
 
 /* Formats an error message into err (if any) and returns false. */
@@ -148,7 +148,7 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
     if (!kings) return fail(err, errlen, "FEN: no king");
     r.king_sq = (int8_t)king_sq;
     r.key = pos_compute_key(&r);
-    pos_classify_loaded(&r);
+    rules_decide_loaded(&r);
     *p = r;
     return true;
 }
@@ -301,7 +301,7 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
     move_t mv = move_make(mt.from, mt.to);
     if (mt.has_captures) {
         struct position after;
-        bb_t caught = pos_make(&after, p, mv);
+        bb_t caught = make_move(&after, p, mv);
         if (caught != mt.captures) {
             char listed[MOVE_TEXT_MAX];
             move_write_captures(mv, caught, n, listed);

@@ -251,7 +251,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
         if (strcmp(key, "dim") == 0) {
             char *end;
             long d = strtol(val, &end, 10);
-            ok = vlen > 0 && end == val + vlen && (d == 7 || d == 9 || d == 11);
+            ok = vlen > 0 && end == val + vlen && bb_size_supported((int)d);
             if (!ok)
                 return fail(err, errlen, "rules token '%s': board size must be 7, 9 or 11%s", token,
                             "");

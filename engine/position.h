@@ -4,13 +4,14 @@
  *
  * Invariants: att, def and king are disjoint subsets of the variant's board; king has exactly one
  * square (king_sq), also when the king has been captured (the result then says so); key is the
- * Zobrist hash of (placement, side to move) and is updated incrementally by pos_make. `result`
- * and `reason` record an end decided by the board rules (escape, king capture, immobile king,
- * encirclement, exit fort); the end by repetition or by having no legal move needs the game's
- * history and move generation and is decided in engine/tafl.h.
+ * Zobrist hash of (placement, side to move) and is updated incrementally by make_move
+ * (engine/make.h). `result` and `reason` record an end decided by the board rules (escape, king
+ * capture, immobile king, encirclement, exit fort); the end by repetition or by having no legal
+ * move needs the game's history and move generation and is decided in engine/tafl.h.
  *
- * Positions are copied on make (copy-make): pos_make writes the child into a separate struct and
- * leaves the parent untouched, so there is nothing to undo.
+ * Positions are copied on make (copy-make): make_move writes the child into a separate struct and
+ * leaves the parent untouched, so there is nothing to undo. This header knows no rules: the
+ * captures and ends are decided in engine/rules.h, which reads positions.
  */
 #ifndef HNEFI_ENGINE_POSITION_H
 #define HNEFI_ENGINE_POSITION_H
@@ -62,16 +63,6 @@ uint64_t pos_compute_key(const struct position *p);
 
 /* Sets p to the start position of variant v. */
 void pos_init_start(struct position *p, const struct variant *v);
-
-/*
- * Plays the legal move m from src into dst (dst may not alias src): moves the piece, removes the
- * captured pieces, switches the side, updates the key, and decides the end by the board rules.
- * Returns the captured squares.
- */
-bb_t pos_make(struct position *dst, const struct position *src, move_t m);
-
-/* Decides the board-rule end of a loaded position (no move known): sets result and reason. */
-void pos_classify_loaded(struct position *p);
 
 /* Checks the invariants above; returns false with a reason in err. */
 bool pos_valid(const struct position *p, char *err, size_t errlen);

@@ -73,4 +73,9 @@ static inline void rules_decide(struct position *p, int to, int mover) {
     rules_decide_full(p, to, mover);
 }
 
+/* Decides the board-rule end of a loaded position (no move known): sets result and reason. */
+static inline void rules_decide_loaded(struct position *p) {
+    rules_decide_full(p, -1, !p->side);
+}
+
 #endif

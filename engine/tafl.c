@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 
@@ -49,7 +50,7 @@ static bool banned_by_repetition(const struct tafl *t, move_t m) {
     if (rule != REP_ILLEGAL_THIRD && rule != REP_ILLEGAL_DEFENDER_REPEAT) return false;
     const struct position *p = tafl_pos(t);
     struct position after;
-    if (pos_make(&after, p, m)) return false; /* a capture makes every position new */
+    if (make_move(&after, p, m)) return false; /* a capture makes every position new */
     if (rule == REP_ILLEGAL_DEFENDER_REPEAT)
         return p->side == SIDE_DEFENDERS && placement_seen(t, &after);
     int count = 1;
@@ -124,7 +125,7 @@ bool tafl_move_legal(const struct tafl *t, move_t m, char *err, size_t errlen) {
 /* Plays the legal move m and decides the new status; returns false if the game is full. */
 bool tafl_play(struct tafl *t, move_t m) {
     if (t->n >= MAX_GAME_PLIES) return false;
-    t->captures[t->n] = pos_make(&t->pos[t->n + 1], &t->pos[t->n], m);
+    t->captures[t->n] = make_move(&t->pos[t->n + 1], &t->pos[t->n], m);
     t->moves[t->n] = m;
     t->n++;
     tafl_decide(t);

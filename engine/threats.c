@@ -1,5 +1,6 @@
 /* Threat detection: the attackers' wins in one move (the escapes are inline in the header). */
 #include "engine/threats.h"
+#include "engine/make.h"
 
 #include "engine/movegen.h"
 #include "engine/rules.h"
@@ -24,7 +25,7 @@ move_t threat_king_capture_in_one(const struct position *p) {
             move_t m = move_make(s, to);
             if (bb_has(captures, to)) return m;
             struct position after;
-            pos_make(&after, p, m);
+            make_move(&after, p, m);
             if (after.result == RESULT_ATTACKERS) return m;
         }
     }
@@ -70,7 +71,7 @@ static inline __attribute__((always_inline)) void outside_ring(const struct bb_g
         return;
     }
     bb_t row = att | bb_east(att, g) | bb_west(att, g);
-    bb_t r = row | ((row << n) & g->board) | (row >> n);
+    bb_t r = row | bb_north_n(row, g, n) | bb_south_n(row, n);
     bb_t free = g->board & ~r, out = g->edge & free, prev;
     do {
         prev = out;
@@ -87,7 +88,7 @@ static move_t keep_shut(const struct position *p) {
     int nm = gen_moves(p, moves);
     for (int i = 0; i < nm; i++) {
         struct position after;
-        pos_make(&after, p, moves[i]);
+        make_move(&after, p, moves[i]);
         if (after.result == RESULT_ATTACKERS) return moves[i];
     }
     return MOVE_NONE;
@@ -142,7 +143,7 @@ static inline __attribute__((always_inline)) move_t encircle_n(const struct posi
         for (bb_t from = attackers_to(p, to); from;) {
             move_t m = move_make(bb_pop(&from), to);
             struct position after;
-            pos_make(&after, p, m);
+            make_move(&after, p, m);
             if (after.result == RESULT_ATTACKERS) return m;
         }
     }
@@ -164,7 +165,7 @@ move_t threat_attackers_win_in_one(const struct position *p) {
     int n = gen_moves(p, moves);
     for (int i = 0; i < n; i++) {
         struct position after;
-        pos_make(&after, p, moves[i]);
+        make_move(&after, p, moves[i]);
         if (after.result == RESULT_ATTACKERS) return moves[i];
     }
     return MOVE_NONE;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/threats.h"
 #include "search/movepick.h"
@@ -163,12 +164,12 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
     /* against an escape, a move off the squares that block it leaves the king his escape: the
        child's quiescence would find it first thing, so its score is known */
-    bb_t blocks = ~(bb_t)0;
+    bb_t blocks = bb_all();
     if (p->side == SIDE_ATTACKERS) blocks = threat_escape_blocks(p, threat_escape_squares(p));
     int best = -SCORE_INF;
     struct position child;
     for (int i = 0; i < n; i++) {
-        bb_t caught = pos_make(&child, p, moves[i]);
+        bb_t caught = make_move(&child, p, moves[i]);
         count_node(t);
         if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
         int score;
@@ -267,7 +268,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             for (int k = 0; k < t->nexcluded; k++) skip |= t->excluded[k] == m;
             if (skip) continue;
         }
-        bb_t caught = pos_make(&child, p, m);
+        bb_t caught = make_move(&child, p, m);
         count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */

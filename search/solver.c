@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/rules.h"
 #include "engine/threats.h"
@@ -155,7 +156,7 @@ static bool other_side_keeps_a_move(const struct position *p) {
 /* Makes m and counts the node. */
 static inline void make(uint64_t *nodes, struct position *dst, const struct position *src,
                         move_t m) {
-    pos_make(dst, src, m);
+    make_move(dst, src, m);
     ++*nodes;
 }
 

@@ -5,7 +5,7 @@
  * It does not use the search's heuristics (no evaluation, no pruning, no reductions): it is a
  * depth-limited AND-OR search over every legal move. At an OR node the solving side is to move
  * and one move that wins suffices; at an AND node the other side is to move and every reply must
- * lose. A win is a game end in the solving side's favour by the board rules (pos_make's result:
+ * lose. A win is a game end in the solving side's favour by the board rules (make_move's result:
  * escape, king captured, immobile king, encirclement, exit fort), or the other side left without
  * a legal move when the variant's no_moves rule makes that a loss. Plies count both sides' moves:
  * a win in 3 is move, reply, winning move, so the side to move wins only in an odd number of
@@ -33,7 +33,7 @@
  * comes, so the answers do not depend on the table's size or on what was solved before; the
  * node counts do.
  *
- * A node is one position the solver makes with pos_make (trial moves of the win-in-one tests
+ * A node is one position the solver makes with make_move (trial moves of the win-in-one tests
  * included; the engine's king-capture test makes a few of its own, not counted).
  */
 #ifndef HNEFI_SEARCH_SOLVER_H

@@ -20,6 +20,7 @@
 #include "book/lines.h"
 #include "book/zio.h"
 #include "check.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/symmetry.h"
@@ -64,7 +65,7 @@ static struct position after(const struct variant *v, const char *text) {
     struct position p, q;
     pos_init_start(&p, v);
     for (int i = 0; i < n; i++) {
-        pos_make(&q, &p, moves[i]);
+        make_move(&q, &p, moves[i]);
         p = q;
     }
     return p;
@@ -143,8 +144,8 @@ static void test_canon_moves(void) {
                     if (!CHECK(move_is_legal(&q, mq))) continue;
                     struct position a, b;
                     struct book_canon ca, cb;
-                    pos_make(&a, &p, moves[i]);
-                    pos_make(&b, &q, mq);
+                    make_move(&a, &p, moves[i]);
+                    make_move(&b, &q, mq);
                     book_canon(&a, SYM_ALL, &ca);
                     book_canon(&b, SYM_ALL, &cb);
                     CHECK_EQ_U64(ca.key, cb.key);
@@ -152,7 +153,7 @@ static void test_canon_moves(void) {
                     checked++;
                 }
                 struct position next;
-                pos_make(&next, &p, moves[rnd(&s) % (uint64_t)n]);
+                make_move(&next, &p, moves[rnd(&s) % (uint64_t)n]);
                 p = next;
             }
         }
@@ -574,7 +575,7 @@ static int negamax(const struct position *p, int depth, int ply, long *nodes) {
     int n = gen_moves(p, moves), best = -SCORE_INF;
     for (int i = 0; i < n; i++) {
         struct position c;
-        pos_make(&c, p, moves[i]);
+        make_move(&c, p, moves[i]);
         ++*nodes;
         int v;
         if (c.result != RESULT_NONE)
@@ -601,7 +602,7 @@ static void fill_tree(struct book_builder *bb, const struct position *p, int dep
     int n = gen_moves(p, moves);
     for (int i = 0; i < n; i++) {
         struct position ch;
-        pos_make(&ch, p, moves[i]);
+        make_move(&ch, p, moves[i]);
         struct book_move *m = book_builder_move(node, book_move_to_book(&c, moves[i]), true);
         if (ch.result != RESULT_NONE) continue; /* the back-up scores the end itself */
         if (depth == 1) {
@@ -628,7 +629,7 @@ static void check_tree(struct book_builder *bb, const struct position *p, int de
     int n = gen_moves(p, moves);
     for (int i = 0; i < n; i++) {
         struct position ch;
-        pos_make(&ch, p, moves[i]);
+        make_move(&ch, p, moves[i]);
         if (ch.result == RESULT_NONE) check_tree(bb, &ch, depth - 1, count);
     }
 }
@@ -697,7 +698,7 @@ static void test_expand_solves(void) {
         int plies;
         if (!bm->depth || !score_is_win(bm->score, &plies)) continue;
         struct position c;
-        pos_make(&c, &start, hit.moves[i]);
+        make_move(&c, &start, hit.moves[i]);
         long k = 0;
         int child =
             c.result != RESULT_NONE ? 0 : -negamax(&c, plies - 1 > 0 ? plies - 1 : 1, 1, &k);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
@@ -134,7 +135,7 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
         int to = move_to(moves[i]);
         if (!bb_has(p->v->g.nbrs[p->king_sq], to)) continue;
         struct position after;
-        pos_make(&after, p, moves[i]);
+        make_move(&after, p, moves[i]);
         reached |= bb_sq(to);
         bool win = after.result == RESULT_ATTACKERS;
         if (bb_has(captures, to)) CHECK(win && after.reason == END_KING_CAPTURED);
@@ -161,12 +162,12 @@ static void check_encircle(const struct position *p, struct fp_stats *st) {
     int n = gen_moves(p, moves);
     for (int i = 0; i < n && !exists; i++) {
         struct position after;
-        bb_t caught = pos_make(&after, p, moves[i]);
+        bb_t caught = make_move(&after, p, moves[i]);
         exists = !caught && after.result == RESULT_ATTACKERS && after.reason == END_ENCIRCLED;
     }
     if (found) {
         struct position after;
-        pos_make(&after, p, found);
+        make_move(&after, p, found);
         CHECK(after.result == RESULT_ATTACKERS);
     }
     if (!check_record(!exists || found, __FILE__, __LINE__, "an encirclement in one is missed")) {
@@ -216,7 +217,7 @@ static void check_rings(const struct variant *v, int count, uint64_t seed, struc
         p.att &= ~(p.def | p.king | v->men_forbidden);
         p.def &= ~v->men_forbidden;
         p.key = pos_compute_key(&p);
-        pos_classify_loaded(&p);
+        rules_decide_loaded(&p);
         if (p.result == RESULT_NONE) check_encircle(&p, st);
     }
 }
@@ -319,7 +320,7 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
             move_t moves[MAX_MOVES];
             int n = gen_moves(&p, moves);
             if (n == 0) break;
-            pos_make(&next, &p, choose(&p, moves, n, &rng));
+            make_move(&next, &p, choose(&p, moves, n, &rng));
             p = next;
         }
     }

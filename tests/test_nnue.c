@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/tafl.h"
 #include "search/nnue.h"
@@ -163,7 +164,7 @@ static void test_incremental(void) {
                     q.side = (uint8_t)!p.side;
                     pk = PIECE_NONE;
                 } else {
-                    caught = pos_make(&q, &p, m);
+                    caught = make_move(&q, &p, m);
                     captures += bb_popcount(caught);
                 }
                 nnue_reach_of(&q, &after);

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "engine/bitboard.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
@@ -369,7 +370,7 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
         struct position child;
         c->m = rm[i];
         ref_make(b, &c->b, rm[i], &c->info);
-        bb_t eng_capt = pos_make(&child, p, rm[i]);
+        bb_t eng_capt = make_move(&child, p, rm[i]);
         st->children++;
         bb_t ref_capt = 0;
         for (int k = 0; k < c->info.ncapt; k++) ref_capt |= bb_sq(c->info.capt[k]);

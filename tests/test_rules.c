@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/rules.h"
@@ -48,7 +49,7 @@ static struct position setup(const struct variant *v, const char *att, const cha
     p.king_sq = (int8_t)bb_lsb(p.king);
     p.side = side == 'a' ? SIDE_ATTACKERS : SIDE_DEFENDERS;
     p.key = pos_compute_key(&p);
-    pos_classify_loaded(&p);
+    rules_decide_loaded(&p);
     return p;
 }
 
@@ -62,7 +63,7 @@ static bb_t play(const struct position *p, const char *text, struct position *ou
         *out = *p;
         return 0;
     }
-    return pos_make(out, p, m);
+    return make_move(out, p, m);
 }
 
 /* Tells whether move text is legal on p. */
@@ -535,7 +536,7 @@ static void loaded_king_between_enemies(void) {
                     p.def = bb_sq((n - 2) * n + 1);
                     p.side = (uint8_t)side;
                     p.key = pos_compute_key(&p);
-                    pos_classify_loaded(&p);
+                    rules_decide_loaded(&p);
                     char what[160];
                     snprintf(what, sizeof what, "%s king_capture=%s %s, %s to move", v.name,
                              modes[m] ? modes[m] : "(default)", shapes[k],

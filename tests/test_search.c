@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "data_file.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/search.h"
@@ -51,7 +52,7 @@ static bool forced_win(const struct position *p, int plies) {
     struct position c;
     int me = p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
     for (int i = 0; i < n; i++) {
-        pos_make(&c, p, moves[i]);
+        make_move(&c, p, moves[i]);
         if (c.result == me) return true;
         if (c.result != RESULT_NONE) continue;
         move_t replies[MAX_MOVES];
@@ -64,7 +65,7 @@ static bool forced_win(const struct position *p, int plies) {
         bool all = true;
         struct position d;
         for (int j = 0; j < m && all; j++) {
-            pos_make(&d, &c, replies[j]);
+            make_move(&d, &c, replies[j]);
             if (d.result != RESULT_NONE)
                 all = d.result == me;
             else

@@ -13,8 +13,10 @@
 #include "bench/tactics.h"
 #include "check.h"
 #include "data_file.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/rules.h"
 #include "search/solver.h"
 #include "selfplay/records.h"
 
@@ -26,7 +28,7 @@ static int win_for(int s) {
 /* Tells whether the move m wins at once from p, by the plainest reading of the rules. */
 static bool naive_wins_at_once(const struct position *p, move_t m) {
     struct position c;
-    pos_make(&c, p, m);
+    make_move(&c, p, m);
     if (c.result == win_for(p->side)) return true;
     return c.result == RESULT_NONE && count_moves(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS;
 }
@@ -43,14 +45,14 @@ static bool naive_wins(const struct position *p, int r, uint64_t *nodes) {
     if (r < 3) return false;
     for (int i = 0; i < n; i++) {
         struct position c;
-        pos_make(&c, p, moves[i]);
+        make_move(&c, p, moves[i]);
         if (c.result != RESULT_NONE) continue;
         move_t replies[MAX_MOVES];
         int m = gen_moves(&c, replies);
         bool all = m > 0;
         for (int j = 0; j < m && all; j++) {
             struct position d;
-            pos_make(&d, &c, replies[j]);
+            make_move(&d, &c, replies[j]);
             ++*nodes;
             if (d.result != RESULT_NONE)
                 all = d.result == win_for(p->side);
@@ -75,14 +77,14 @@ static int naive_solve(const struct position *p, int maxr, move_t *first, int *n
         bool win = naive_wins_at_once(p, moves[i]);
         if (!win && d >= 3) {
             struct position c;
-            pos_make(&c, p, moves[i]);
+            make_move(&c, p, moves[i]);
             if (c.result == RESULT_NONE) {
                 move_t replies[MAX_MOVES];
                 int m = gen_moves(&c, replies);
                 win = m > 0;
                 for (int j = 0; j < m && win; j++) {
                     struct position e;
-                    pos_make(&e, &c, replies[j]);
+                    make_move(&e, &c, replies[j]);
                     win = e.result != RESULT_NONE ? e.result == win_for(p->side)
                                                   : naive_wins(&e, d - 2, nodes);
                 }
@@ -102,7 +104,7 @@ struct one_stats {
 /* Returns the kind of the win that m makes from p at once, or END_NONE. */
 static int naive_kind(const struct position *p, move_t m) {
     struct position c;
-    pos_make(&c, p, m);
+    make_move(&c, p, m);
     if (c.result == win_for(p->side)) return c.reason;
     if (c.result == RESULT_NONE && count_moves(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS)
         return END_NO_MOVES;
@@ -159,7 +161,7 @@ static bool scan_game(const struct record *r, int64_t line, void *ctx) {
     struct position *pos = malloc((size_t)(r->n + 1) * sizeof *pos);
     if (!pos) return false;
     pos_init_start(&pos[0], r->v);
-    for (int i = 0; i < r->n; i++) pos_make(&pos[i + 1], &pos[i], r->moves[i]);
+    for (int i = 0; i < r->n; i++) make_move(&pos[i + 1], &pos[i], r->moves[i]);
     for (int i = 0; i <= r->n; i++) check_both_sides(&pos[i], &g->one);
     /* decided by the rules: a board-rule end, or the side to move without a move */
     const struct position *last = &pos[r->n];
@@ -217,7 +219,7 @@ static int compare_with_naive(struct solver *sv, const struct position *p, int m
         for (int i = 0; i < r->line_len && legal; i++) {
             legal = move_is_legal(&cur, r->line[i]);
             struct position next;
-            pos_make(&next, &cur, r->line[i]);
+            make_move(&next, &cur, r->line[i]);
             if (i + 1 == r->line_len) {
                 int kind = next.result == win_for(p->side) ? next.reason : END_NO_MOVES;
                 legal = legal && naive_wins_at_once(&cur, r->line[i]) && kind == r->kind;
@@ -262,12 +264,12 @@ static void random_games(struct one_stats *st, struct solver *sv, uint64_t *naiv
                 for (int t = 0; t < 6; t++) {
                     move_t c = moves[rng_next(&seed) % (uint64_t)n];
                     struct position q;
-                    if (pos_make(&q, &p, c) ||
+                    if (make_move(&q, &p, c) ||
                         (p.side == SIDE_ATTACKERS && bb_has(v.g.nbrs[p.king_sq], move_to(c))))
                         m = c;
                 }
                 struct position next;
-                pos_make(&next, &p, m);
+                make_move(&next, &p, m);
                 /* now and then, compare with the brute force on a sparse position */
                 if (ply > 60 && bb_popcount(pos_occupied(&p)) <= 14 && rng_next(&seed) % 23 == 0 &&
                     compared < 60 * (vi + 1)) {
@@ -315,7 +317,7 @@ static void random_sparse(struct one_stats *st, struct solver *sv, uint64_t *nai
             }
             p.side = (uint8_t)(rng_next(&seed) % 2);
             p.key = pos_compute_key(&p);
-            pos_classify_loaded(&p);
+            rules_decide_loaded(&p);
             if (p.result != RESULT_NONE) continue;
             made++;
             check_both_sides(&p, st);

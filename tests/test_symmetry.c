@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/symmetry.h"
@@ -74,7 +75,7 @@ static void check_games(const struct variant *v, int games, uint64_t seed) {
             CHECK(same_moves(mapped, nm, img, ni));
             move_t m = moves[sy_rand(&seed) % (uint64_t)nm];
             struct position a, b, back;
-            bb_t ca = pos_make(&a, &p, m), cb = pos_make(&b, &q, sym_move(k, m, n));
+            bb_t ca = make_move(&a, &p, m), cb = make_move(&b, &q, sym_move(k, m, n));
             CHECK(sym_set(k, ca, n) == cb);
             CHECK(a.result == b.result && a.reason == b.reason);
             sym_position(sym_inverse(k), &b, &back);

@@ -11,6 +11,7 @@
 #include "book/build.h"
 #include "book/expand.h"
 #include "book/lines.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/nnue.h"
@@ -436,7 +437,7 @@ static void probe_timing(const struct book *b) {
             move_t m = hit->moves[mix(&s) % (uint64_t)k];
             if (!move_is_legal(&p, m)) break;
             struct position q;
-            pos_make(&q, &p, m);
+            make_move(&q, &p, m);
             if (q.result != RESULT_NONE) break;
             p = q;
         }

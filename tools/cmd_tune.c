@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "book/zio.h"
+#include "engine/make.h"
 #include "search/eval.h"
 #include "selfplay/records.h"
 #include "tools/cli.h"
@@ -135,7 +136,7 @@ static bool tune_on_record(const struct record *r, int64_t line, void *ctx) {
             a->pos[a->n++] = (struct tune_pos){p, y};
         }
         struct position next;
-        pos_make(&next, &p, r->moves[i]);
+        make_move(&next, &p, r->moves[i]);
         p = next;
     }
     return true;

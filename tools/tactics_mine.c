@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "bench/tactics.h"
+#include "engine/make.h"
 #include "engine/movegen.h"
 #include "selfplay/records.h"
 #include "tools/cli.h"
@@ -147,7 +148,7 @@ static bool mine_on_record(const struct record *r, int64_t line, void *ctx) {
     pos_init_start(&pos[0], &m->rules[vi]);
     int n = 0;
     while (n < r->n && pos[n].result == RESULT_NONE) {
-        pos_make(&pos[n + 1], &pos[n], r->moves[n]);
+        make_move(&pos[n + 1], &pos[n], r->moves[n]);
         n++;
     }
     const struct position *last = &pos[n];
