@@ -1,4 +1,4 @@
-/* Monte-Carlo policies: random, heuristic, flat Monte-Carlo, ISMCTS and the Saekonungr optimum. */
+/* Monte-Carlo policies: random, heuristic, flat Monte-Carlo, ISMCTS, and the games' own ones. */
 #include "search/mc.h"
 
 #include <errno.h>
@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "engine/games/saek.h"
-#include "search/saek_solver.h"
 
 /* Parameters of the look-ahead policies. */
 typedef struct mc_params {
@@ -100,8 +97,8 @@ static int mc_flat_analyze(mc_policy *p, const void *st, int player, game_rng *r
     return n;
 }
 
-/* Picks the action with the best value (first on ties). */
-static int mc_best_of(const int *acts, const double *value, int n) {
+/* Returns the action with the best value (the first on ties). */
+int mc_best_of(const int *acts, const double *value, int n) {
     int best = 0;
     for (int i = 1; i < n; i++)
         if (value[i] > value[best]) best = i;
@@ -319,34 +316,29 @@ static int mc_ismcts_choose(mc_policy *p, const void *st, int player, game_rng *
     return acts[best];
 }
 
-/* ----- the Saekonungr optimum ----- */
-
-/* opt: values every action with the exact solver. */
-static int mc_opt_analyze(mc_policy *p, const void *st, int player, game_rng *rng, int *acts,
-                          double *value, int *samples) {
-    const saek_state *s = st;
-    (void)rng;
-    (void)player;
-    int total = s->coins[0] + s->coins[1] + s->longship + saek_board_ship_coins(s);
-    const saek_solver *sv = saek_solver_shared(total, s->opt_vikingdice);
-    int n = sv ? saek_solver_actions(sv, s, acts, value) : -1;
-    if (n < 0) {
-        n = p->game->legal(st, player, acts);
-        for (int i = 0; i < n; i++) value[i] = -1;
-    }
-    for (int i = 0; i < n; i++) samples[i] = 0;
-    return n;
-}
-
-/* opt: chooses the optimal action. */
-static int mc_opt_choose(mc_policy *p, const void *st, int player, game_rng *rng) {
-    int acts[GAME_MAX_ACTIONS], samples[GAME_MAX_ACTIONS];
-    double value[GAME_MAX_ACTIONS];
-    int n = mc_opt_analyze(p, st, player, rng, acts, value, samples);
-    return mc_best_of(acts, value, n);
-}
-
 /* ----- construction ----- */
+
+enum { MC_KINDS_MAX = 8 };
+
+/* The games' own policies, in the order they were registered. */
+static const mc_policy_kind *mc_kinds[MC_KINDS_MAX];
+static int mc_nkinds;
+
+/* Makes a game's own policy known to mc_policy_init. */
+int mc_policy_register(const mc_policy_kind *k) {
+    for (int i = 0; i < mc_nkinds; i++)
+        if (mc_kinds[i] == k) return 0;
+    if (mc_nkinds >= MC_KINDS_MAX) return -1;
+    mc_kinds[mc_nkinds++] = k;
+    return 0;
+}
+
+/* Returns the registered policy called name, or NULL. */
+static const mc_policy_kind *mc_kind_find(const char *name) {
+    for (int i = 0; i < mc_nkinds; i++)
+        if (strcmp(mc_kinds[i]->name, name) == 0) return mc_kinds[i];
+    return NULL;
+}
 
 /* Frees the parameter block. */
 static void mc_free_data(mc_policy *p) {
@@ -426,26 +418,29 @@ int mc_policy_init(mc_policy *p, const game_def *g, const char *spec, char *err,
     name[nlen] = '\0';
     const char *params = spec[strcspn(spec, ":")] == ':' ? spec + strcspn(spec, ":") + 1 : NULL;
     if (strcmp(name, "uct") == 0) snprintf(name, sizeof name, "ismcts");
-    if (strcmp(name, "random") == 0 || strcmp(name, "heur") == 0 || strcmp(name, "opt") == 0) {
+    if (strcmp(name, "random") == 0 || strcmp(name, "heur") == 0) {
         if (params && *params) {
             snprintf(err, errlen, "policy %s takes no parameters (got '%s')", name, params);
             return -1;
         }
-        if (strcmp(name, "opt") == 0) {
-            if (g != &saek_game) {
-                snprintf(err, errlen, "policy opt exists only for saek (2 players)");
-                return -1;
-            }
-            p->choose = mc_opt_choose;
-            p->analyze = mc_opt_analyze;
-        } else {
-            p->choose = name[0] == 'r' ? mc_random_choose : mc_heur_choose;
-        }
+        p->choose = name[0] == 'r' ? mc_random_choose : mc_heur_choose;
         return 0;
     }
     int is_flat = strcmp(name, "flat") == 0;
     if (!is_flat && strcmp(name, "ismcts") != 0) {
-        snprintf(err, errlen, "unknown policy '%s' (known: random heur flat ismcts uct opt)", name);
+        const mc_policy_kind *k = mc_kind_find(name);
+        if (k && k->game != g) {
+            snprintf(err, errlen, "policy %s exists only for %s", name, k->game->name);
+            return -1;
+        }
+        if (k) {
+            p->kind = k;
+            return k->init(p, params, err, errlen);
+        }
+        char known[256] = "random heur flat ismcts uct";
+        for (int i = 0; i < mc_nkinds; i++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), " %s", mc_kinds[i]->name);
+        snprintf(err, errlen, "unknown policy '%s' (known: %s)", name, known);
         return -1;
     }
     mc_params prm = {.n = 100, .iters = 1000, .c = 0.7, .heuristic = 0};
@@ -516,24 +511,27 @@ int mc_step(mc_policy *const *seat_policy, const game_def *g, void *st, game_rng
 
 /* Checks that a policy can play a game of that many players; 0, or -1 with a message. */
 int mc_policy_check_players(const mc_policy *p, int players, char *err, size_t errlen) {
-    if (p->choose == mc_opt_choose && players != 2) {
-        snprintf(err, errlen,
-                 "policy opt is the exact solution of two-player Saekonungr; this game has %d "
-                 "players (use --players 2)",
-                 players);
-        return -1;
-    }
+    if (p->kind && p->kind->check_players) return p->kind->check_players(players, err, errlen);
     return 0;
 }
 
-/* Writes the list of policies and their parameters. */
+/* Returns the list of policies (the registered ones included) and their parameters. */
 const char *mc_policy_help(void) {
-    return "policies:\n"
-           "  random                        uniformly random legal action\n"
-           "  heur                          the game's hand-written heuristic\n"
-           "  flat:n=N,rollout=R            flat Monte-Carlo, N playouts per action (100)\n"
-           "  ismcts:iters=N,c=C,rollout=R  information-set MCTS, N iterations (1000), UCB1\n"
-           "                                constant C (0.7); 'uct' is the same policy\n"
-           "  opt                           exact optimum (saek, 2 players only)\n"
-           "  R is random (default) or heur\n";
+    static char help[1024];
+    int len = snprintf(help, sizeof help, "%s",
+                       "policies:\n"
+                       "  random                        uniformly random legal action\n"
+                       "  heur                          the game's hand-written heuristic\n"
+                       "  flat:n=N,rollout=R            flat Monte-Carlo, N playouts per action "
+                       "(100)\n"
+                       "  ismcts:iters=N,c=C,rollout=R  information-set MCTS, N iterations (1000), "
+                       "UCB1\n"
+                       "                                constant C (0.7); 'uct' is the same "
+                       "policy\n");
+    for (int i = 0; i < mc_nkinds && len > 0 && (size_t)len < sizeof help; i++)
+        len += snprintf(help + len, sizeof help - (size_t)len, "  %-30s%s\n", mc_kinds[i]->name,
+                        mc_kinds[i]->help);
+    if (len > 0 && (size_t)len < sizeof help)
+        snprintf(help + len, sizeof help - (size_t)len, "  R is random (default) or heur\n");
+    return help;
 }

@@ -15,9 +15,10 @@
  *   heur             the game's hand-written heuristic (random where the game has none);
  *   flat             flat Monte-Carlo: n playouts per action, the best mean win share wins;
  *   ismcts (or uct)  information-set MCTS with determinization, UCB1 selection with constant
- *                    c, decoupled UCB at simultaneous nodes, iters iterations per decision;
- *   opt              the exact two-player Saekonungr solver (search/saek_solver.h).
- * flat and ismcts take rollout=random|heur for their playouts.
+ *                    c, decoupled UCB at simultaneous nodes, iters iterations per decision.
+ * flat and ismcts take rollout=random|heur for their playouts. These know no game. A policy that
+ * belongs to one game (an exact solver, such as Saekonungr's `opt` in search/saek_solver.h)
+ * describes itself in a struct mc_policy_kind and joins with mc_policy_register.
  */
 #ifndef HNEFI_SEARCH_MC_H
 #define HNEFI_SEARCH_MC_H
@@ -27,11 +28,13 @@
 #include "engine/game.h"
 
 typedef struct mc_policy mc_policy;
+typedef struct mc_policy_kind mc_policy_kind;
 
 struct mc_policy {
-    const game_def *game; /* the game played */
-    char spec[128];       /* the spec it was built from */
-    void *data;           /* owned by the policy; freed by done */
+    const game_def *game;       /* the game played */
+    const mc_policy_kind *kind; /* a registered game's own policy, or NULL for the generic ones */
+    char spec[128];             /* the spec it was built from */
+    void *data;                 /* owned by the policy; freed by done */
     /* Returns the chosen action for `player` in `st`. */
     int (*choose)(mc_policy *p, const void *st, int player, game_rng *rng);
     /* Estimates each legal action of `player`: writes actions, mean win share (or -1 when
@@ -41,6 +44,22 @@ struct mc_policy {
     /* Frees the data. */
     void (*done)(mc_policy *p);
 };
+
+/* A policy that plays one game only (an exact solver, say), made known by mc_policy_register. */
+struct mc_policy_kind {
+    const char *name;     /* its name in a spec, e.g. "opt" */
+    const game_def *game; /* the one game it plays */
+    const char *help;     /* its line in mc_policy_help, after the name */
+    /* Fills p's choose, analyze, data and done from the spec's parameters (NULL: none); 0, or
+     * -1 with a message. */
+    int (*init)(mc_policy *p, const char *params, char *err, size_t errlen);
+    /* Checks that it can play a game of that many players; 0, or -1 with a message. NULL: any. */
+    int (*check_players)(int players, char *err, size_t errlen);
+};
+
+/* Makes a game's own policy known to mc_policy_init (a second call with it is a no-op); 0, or -1
+ * when the list is full. Call it before threads start building policies. */
+int mc_policy_register(const mc_policy_kind *k);
 
 /* Builds a policy from a spec for a game; 0, or -1 with a message naming the bad part. */
 int mc_policy_init(mc_policy *p, const game_def *g, const char *spec, char *err, size_t errlen);
@@ -52,8 +71,8 @@ int mc_choose(mc_policy *p, const void *st, int player, game_rng *rng);
 int mc_analyze(mc_policy *p, const void *st, int player, game_rng *rng, int *actions, double *value,
                int *samples);
 
-/* Checks that a policy can play a game of that many players (opt: two); 0, or -1 with a
- * message. */
+/* Checks that a policy can play a game of that many players (a game's own policy may ask for a
+ * count); 0, or -1 with a message. */
 int mc_policy_check_players(const mc_policy *p, int players, char *err, size_t errlen);
 
 /* Frees a policy's data. */
@@ -67,7 +86,10 @@ int mc_step(mc_policy *const *seat_policy, const game_def *g, void *st, game_rng
  * shares. */
 void mc_rollout(const game_def *g, void *st, int heuristic, game_rng *rng, double *share);
 
-/* Writes the list of policies and their parameters. */
+/* Returns the list of policies (the registered ones included) and their parameters. */
 const char *mc_policy_help(void);
+
+/* Returns the action with the best value (the first on ties), for policies that value actions. */
+int mc_best_of(const int *acts, const double *value, int n);
 
 #endif

@@ -3,8 +3,11 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "search/mc.h"
 
 /* Values are stored from the mover's side: P(the player to move wins). Index of a position:
  * ((ships * (total + 1)) + longship) * (total + 1) + mover's treasury. The opponent holds the
@@ -307,4 +310,65 @@ const saek_solver *saek_solver_shared(int total, int vikingdice) {
     }
     pthread_mutex_unlock(&sv_lock);
     return found;
+}
+
+/* ----- the policy `opt` (search/mc.h): the exact optimum as a Monte-Carlo policy ----- */
+
+/* opt: values every action with the exact solver. */
+static int opt_analyze(mc_policy *p, const void *st, int player, game_rng *rng, int *acts,
+                       double *value, int *samples) {
+    const saek_state *s = st;
+    (void)rng;
+    (void)player;
+    int total = s->coins[0] + s->coins[1] + s->longship + saek_board_ship_coins(s);
+    const saek_solver *sv = saek_solver_shared(total, s->opt_vikingdice);
+    int n = sv ? saek_solver_actions(sv, s, acts, value) : -1;
+    if (n < 0) {
+        n = p->game->legal(st, player, acts);
+        for (int i = 0; i < n; i++) value[i] = -1;
+    }
+    for (int i = 0; i < n; i++) samples[i] = 0;
+    return n;
+}
+
+/* opt: chooses the optimal action. */
+static int opt_choose(mc_policy *p, const void *st, int player, game_rng *rng) {
+    int acts[GAME_MAX_ACTIONS], samples[GAME_MAX_ACTIONS];
+    double value[GAME_MAX_ACTIONS];
+    int n = opt_analyze(p, st, player, rng, acts, value, samples);
+    return mc_best_of(acts, value, n);
+}
+
+/* opt: takes no parameters. */
+static int opt_init(mc_policy *p, const char *params, char *err, size_t errlen) {
+    if (params && *params) {
+        snprintf(err, errlen, "policy opt takes no parameters (got '%s')", params);
+        return -1;
+    }
+    p->choose = opt_choose;
+    p->analyze = opt_analyze;
+    return 0;
+}
+
+/* opt: solves the two-player game only. */
+static int opt_check_players(int players, char *err, size_t errlen) {
+    if (players == 2) return 0;
+    snprintf(err, errlen,
+             "policy opt is the exact solution of two-player Saekonungr; this game has %d "
+             "players (use --players 2)",
+             players);
+    return -1;
+}
+
+static const mc_policy_kind opt_kind = {
+    .name = "opt",
+    .game = &saek_game,
+    .help = "exact optimum (saek, 2 players only)",
+    .init = opt_init,
+    .check_players = opt_check_players,
+};
+
+/* Makes the policy `opt` known to mc_policy_init. */
+void saek_solver_register_policy(void) {
+    mc_policy_register(&opt_kind);
 }

@@ -8,7 +8,8 @@
  * (D), and (c) during a raid with k = 1..3 raid rolls owed (R). Raid-7 collections and the
  * Viking-dice choice are maximised (for the mover) over the current values; chance is averaged.
  * Value iteration (Gauss-Seidel sweeps) runs until no value moves by more than the tolerance.
- * The arrays are read-only after solving, so one solver can serve many threads.
+ * The arrays are read-only after solving, so one solver can serve many threads. The solver
+ * is also the Monte-Carlo policy `opt`, which joins search/mc.h's list when registered.
  */
 #ifndef HNEFI_SEARCH_SAEK_SOLVER_H
 #define HNEFI_SEARCH_SAEK_SOLVER_H
@@ -37,5 +38,9 @@ double saek_solver_value(const saek_solver *sv, const saek_state *s);
 /* At a decision node, writes each legal action and the mover's win probability after it;
  * returns the count, or -1 when the state is not covered. */
 int saek_solver_actions(const saek_solver *sv, const saek_state *s, int *actions, double *value);
+
+/* Makes the Monte-Carlo policy `opt` (the solver's best action, two players only) known to
+ * mc_policy_init (search/mc.h); call it once before policies are built. */
+void saek_solver_register_policy(void);
 
 #endif

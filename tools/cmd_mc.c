@@ -493,6 +493,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
 
 /* Runs `hnefi mc ...`. */
 int cmd_mc(int argc, char **argv) {
+    saek_solver_register_policy(); /* the games' own policies join the list */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         printf("%s", cmd_mc_usage);

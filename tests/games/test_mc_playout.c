@@ -7,6 +7,7 @@
 #include "engine/games/eketorp.h"
 #include "engine/games/saek.h"
 #include "search/mc.h"
+#include "search/saek_solver.h"
 #include "selfplay/playout.h"
 #include "tests/check.h"
 
@@ -211,6 +212,7 @@ static void test_bench(void) {
 
 /* Runs the policy and harness tests. */
 int main(void) {
+    saek_solver_register_policy();
     test_specs();
     test_legal_choices();
     test_reproducible();

@@ -234,6 +234,7 @@ static void test_play(void) {
 
 /* Runs the solver tests. */
 int main(void) {
+    saek_solver_register_policy();
     test_bellman();
     test_brute_force();
     test_play();
