@@ -10,13 +10,13 @@
 #include "engine/games/eketorp.h"
 #include "engine/games/raid.h"
 #include "engine/games/saek.h"
+#include "engine/tafl_def.h"
 
 enum { GAME_LIST_MAX = 16 };
 
 static const game_def *game_list[GAME_LIST_MAX] = {
-    &saek_game,
-    &ekt_game,
-    &game_raid,
+    &saek_game,         &ekt_game,          &game_raid,         &tafl_def_games[0],
+    &tafl_def_games[1], &tafl_def_games[2], &tafl_def_games[3], &tafl_def_games[4],
 };
 
 /* Returns the number of filled slots in game_list. */

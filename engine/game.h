@@ -31,8 +31,8 @@
  * victory points) at any node. length() counts the game's natural unit (turns, weeks).
  *
  * Games are found by name with game_find(); the built-in ones are listed in game.c. A game in
- * another file joins the list at run time with game_register(). Saekonungr, Eketorp and Viking
- * Raid are listed from the start.
+ * another file joins the list at run time with game_register(). Saekonungr, Eketorp, Viking
+ * Raid and the built-in tafl variants (engine/tafl_def.h) are listed from the start.
  */
 #ifndef HNEFI_ENGINE_GAME_H
 #define HNEFI_ENGINE_GAME_H
@@ -44,7 +44,7 @@
 
 enum {
     GAME_MAX_PLAYERS = 8,   /* no game has more seats */
-    GAME_MAX_ACTIONS = 256, /* legal() never lists more */
+    GAME_MAX_ACTIONS = 512, /* legal() never lists more (a tafl position may have ~500 moves) */
     GAME_NO_ACTION = -1,    /* apply_joint() entry of a player who does not act */
     GAME_MAX_STATE = 4096,  /* no state is larger (bytes); callers may use stack buffers */
 };

@@ -24,79 +24,100 @@ void tafl_free(struct tafl *t) {
     free(t);
 }
 
-/* Counts the earlier positions (from pos[0]) equal to pos[i], counting pos[i] itself. */
-int tafl_occurrences(const struct tafl *t, int i) {
-    int count = 1;
-    uint64_t key = t->pos[i].key;
-    for (int j = i - 1; j >= 0; j--) {
-        if (t->captures[j]) break; /* no position recurs across a capture */
-        if ((i - j) % 2 == 0 && t->pos[j].key == key) count++;
-    }
+/* Counts the positions of keys[0..len) with the same side to move equal to the last one. */
+static int window_occurrences(const uint64_t *keys, int len) {
+    int count = 0;
+    for (int j = len - 1; j >= 0; j -= 2) count += keys[j] == keys[len - 1];
     return count;
 }
 
-/* Tells whether the placement of p occurred earlier in the game (either side to move). */
-static bool placement_seen(const struct tafl *t, const struct position *p) {
-    for (int j = t->n; j >= 0; j--) {
-        if (j < t->n && t->captures[j]) break;
-        if (t->pos[j].key == p->key || t->pos[j].key == (p->key ^ zobrist_side)) return true;
-    }
+/* Tells whether the placement of p occurred in keys[0..len) (either side to move). */
+static bool window_placement_seen(const uint64_t *keys, int len, const struct position *p) {
+    for (int j = len - 1; j >= 0; j--)
+        if (keys[j] == p->key || keys[j] == (p->key ^ zobrist_side)) return true;
     return false;
 }
 
-/* Tells whether a repetition rule bans the move m now. */
-static bool banned_by_repetition(const struct tafl *t, move_t m) {
-    enum repetition_rule rule = t->v->repetition;
+/* Tells whether a repetition rule bans the move m from p, the last position of keys[0..len). */
+static bool window_bans(const struct position *p, const uint64_t *keys, int len, move_t m) {
+    enum repetition_rule rule = p->v->repetition;
     if (rule != REP_ILLEGAL_THIRD && rule != REP_ILLEGAL_DEFENDER_REPEAT) return false;
-    const struct position *p = tafl_pos(t);
     struct position after;
     if (make_move(&after, p, m)) return false; /* a capture makes every position new */
     if (rule == REP_ILLEGAL_DEFENDER_REPEAT)
-        return p->side == SIDE_DEFENDERS && placement_seen(t, &after);
+        return p->side == SIDE_DEFENDERS && window_placement_seen(keys, len, &after);
     int count = 1;
-    for (int j = t->n; j >= 0; j--) {
-        if (j < t->n && t->captures[j]) break;
-        if ((t->n + 1 - j) % 2 == 0 && t->pos[j].key == after.key) count++;
-    }
+    for (int j = len - 2; j >= 0; j -= 2) count += keys[j] == after.key;
     return count >= 3;
+}
+
+/* Writes the legal moves of p, the last position of keys[0..len), repetition bans applied. */
+int tafl_window_moves(const struct position *p, const uint64_t *keys, int len, move_t *out) {
+    if (p->result != RESULT_NONE) return 0;
+    int n = gen_moves(p, out), k = 0;
+    for (int i = 0; i < n; i++)
+        if (!window_bans(p, keys, len, out[i])) out[k++] = out[i];
+    return k;
+}
+
+/* Decides the complete status (§4.10) of p, the last position of keys[0..len). */
+void tafl_window_status(const struct position *p, const uint64_t *keys, int len, uint8_t *result,
+                        uint8_t *reason) {
+    *result = p->result;
+    *reason = p->reason;
+    if (*result != RESULT_NONE) return;
+    enum repetition_rule rule = p->v->repetition;
+    if (rule != REP_NONE && rule != REP_ILLEGAL_THIRD && rule != REP_ILLEGAL_DEFENDER_REPEAT &&
+        window_occurrences(keys, len) >= 3) {
+        int mover = !p->side;
+        int winner_mover = mover == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
+        int loser_mover = mover == SIDE_ATTACKERS ? RESULT_DEFENDERS : RESULT_ATTACKERS;
+        *reason = END_REPETITION;
+        *result = rule == REP_DRAW            ? RESULT_DRAW
+                  : rule == REP_LOSS_REPEATER ? loser_mover
+                  : rule == REP_WIN_REPEATER  ? winner_mover
+                                              : RESULT_ATTACKERS;
+        return;
+    }
+    move_t moves[MAX_MOVES];
+    if (tafl_window_moves(p, keys, len, moves) == 0) {
+        *reason = END_NO_MOVES;
+        *result = p->v->no_moves == NO_MOVES_DRAW ? RESULT_DRAW
+                  : p->side == SIDE_ATTACKERS     ? RESULT_DEFENDERS
+                                                  : RESULT_ATTACKERS;
+    }
+}
+
+/* Returns the first ply of the window that ends at pos[i]: the ply after the last capture. */
+static int window_start(const struct tafl *t, int i) {
+    int j = i;
+    while (j > 0 && !t->captures[j - 1]) j--;
+    return j;
+}
+
+/* Counts the earlier positions (from pos[0]) equal to pos[i], counting pos[i] itself. */
+int tafl_occurrences(const struct tafl *t, int i) {
+    int first = window_start(t, i);
+    return window_occurrences(&t->keys[first], i - first + 1);
 }
 
 /* Writes the legal moves of the current position (repetition bans applied); returns the count. */
 int tafl_legal_moves(const struct tafl *t, move_t *out) {
     if (t->result != RESULT_NONE) return 0;
-    int n = gen_moves(tafl_pos(t), out), k = 0;
-    for (int i = 0; i < n; i++)
-        if (!banned_by_repetition(t, out[i])) out[k++] = out[i];
-    return k;
+    int first = window_start(t, t->n);
+    return tafl_window_moves(tafl_pos(t), &t->keys[first], t->n - first + 1, out);
+}
+
+/* Tells whether a repetition rule bans the move m now. */
+static bool banned_by_repetition(const struct tafl *t, move_t m) {
+    int first = window_start(t, t->n);
+    return window_bans(tafl_pos(t), &t->keys[first], t->n - first + 1, m);
 }
 
 /* Decides the complete status of the current position (§4.10). */
 static void tafl_decide(struct tafl *t) {
-    const struct position *p = tafl_pos(t);
-    t->result = p->result;
-    t->reason = p->reason;
-    if (t->result != RESULT_NONE) return;
-    enum repetition_rule rule = t->v->repetition;
-    if (t->n > 0 && rule != REP_NONE && rule != REP_ILLEGAL_THIRD &&
-        rule != REP_ILLEGAL_DEFENDER_REPEAT && tafl_occurrences(t, t->n) >= 3) {
-        int mover = !p->side;
-        int winner_mover = mover == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
-        int loser_mover = mover == SIDE_ATTACKERS ? RESULT_DEFENDERS : RESULT_ATTACKERS;
-        t->reason = END_REPETITION;
-        t->result = rule == REP_DRAW            ? RESULT_DRAW
-                    : rule == REP_LOSS_REPEATER ? loser_mover
-                    : rule == REP_WIN_REPEATER  ? winner_mover
-                                                : RESULT_ATTACKERS;
-        return;
-    }
-    move_t moves[MAX_MOVES];
-    t->result = RESULT_NONE;
-    if (tafl_legal_moves(t, moves) == 0) {
-        t->reason = END_NO_MOVES;
-        t->result = t->v->no_moves == NO_MOVES_DRAW ? RESULT_DRAW
-                    : p->side == SIDE_ATTACKERS     ? RESULT_DEFENDERS
-                                                    : RESULT_ATTACKERS;
-    }
+    int first = window_start(t, t->n);
+    tafl_window_status(tafl_pos(t), &t->keys[first], t->n - first + 1, &t->result, &t->reason);
 }
 
 /* Restarts the game from position p. */
@@ -104,6 +125,7 @@ void tafl_reset(struct tafl *t, const struct position *p) {
     t->v = p->v;
     t->n = 0;
     t->pos[0] = *p;
+    t->keys[0] = p->key;
     t->result = RESULT_NONE;
     t->reason = END_NONE;
     tafl_decide(t);
@@ -127,6 +149,7 @@ bool tafl_play(struct tafl *t, move_t m) {
     if (t->n >= MAX_GAME_PLIES) return false;
     t->captures[t->n] = make_move(&t->pos[t->n + 1], &t->pos[t->n], m);
     t->moves[t->n] = m;
+    t->keys[t->n + 1] = t->pos[t->n + 1].key;
     t->n++;
     tafl_decide(t);
     return true;

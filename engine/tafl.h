@@ -18,7 +18,8 @@ struct tafl {
     struct position pos[MAX_GAME_PLIES + 1];
     move_t moves[MAX_GAME_PLIES];
     bb_t captures[MAX_GAME_PLIES];
-    uint8_t result, reason; /* enum result, enum end_reason of pos[n] */
+    uint64_t keys[MAX_GAME_PLIES + 1]; /* pos[i].key, in a row for the repetition rules */
+    uint8_t result, reason;            /* enum result, enum end_reason of pos[n] */
 };
 
 /* Allocates a game at the start position of v (NULL if out of memory). */
@@ -52,6 +53,20 @@ bool tafl_undo(struct tafl *t);
 
 /* Counts the earlier positions (from pos[0]) equal to pos[i], counting pos[i] itself. */
 int tafl_occurrences(const struct tafl *t, int i);
+
+/*
+ * The repetition rules read only the keys of the positions since the last capture (no position
+ * recurs across one): keys[0..len), oldest first, the last being the key of p, the current
+ * position. Any holder of a game's history can ask these (engine/tafl_game.c does); a struct
+ * tafl asks them for its own window.
+ */
+
+/* Writes the legal moves of p (repetition bans applied); returns the count. */
+int tafl_window_moves(const struct position *p, const uint64_t *keys, int len, move_t *out);
+
+/* Decides the complete status of p (§4.10: board rules, repetition, no legal move). */
+void tafl_window_status(const struct position *p, const uint64_t *keys, int len, uint8_t *result,
+                        uint8_t *reason);
 
 /* Returns a short English text for a result and reason ("defenders win: king escaped"). */
 const char *tafl_status_text(int result, int reason, char *buf, size_t len);

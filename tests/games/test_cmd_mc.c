@@ -162,6 +162,15 @@ static void test_runs(void) {
     CHECK(strstr(out, "Saekonungr, 4 players, 10 games") != NULL);
     CHECK_EQ_INT(run("saek", "--players", "2", "--policy", "opt", "--games", "4", "--quiet", NULL),
                  0);
+    /* tafl through the generic interface */
+    CHECK_EQ_INT(run("brandubh", "--games", "4", "--policy", "flat:n=4", "--policy", "random",
+                     "--quiet", NULL),
+                 0);
+    CHECK(strstr(out, "Brandubh 7x7, 2 players, 4 games") != NULL);
+    CHECK_EQ_INT(run("copenhagen", "bench", "--games", "4", NULL), 0);
+    CHECK(strstr(out, "copenhagen 2 players, generic path: 4 games") != NULL);
+    CHECK_EQ_INT(run("tablut", "--show", "board=9/9/9/9/4k4/9/9/9/9 side=d", NULL), 0);
+    CHECK(strstr(out, "defenders to move") != NULL);
     CHECK_EQ_INT(run("viking-raid", "bench", "--games", "100", NULL), 0);
     CHECK(strstr(out, "raid 4 players: 100 random raid days") != NULL);
     CHECK_EQ_INT(run("raid", "play", "--games", "20", NULL), 0);
