@@ -280,3 +280,19 @@ bool zio_append_frame(int fd, const void *data, size_t len, bool sync, char *err
     }
     return ok;
 }
+
+/* Calls fn for each whole frame of buf[*pos..len) in order; see zio.h for what it returns. */
+enum zio_frame zio_scan_frames(const uint8_t *buf, size_t len, size_t *pos, zio_frame_fn fn,
+                               void *ctx, char *err, size_t errlen) {
+    enum zio_frame st;
+    char *frame;
+    size_t flen;
+    for (;;) {
+        size_t start = *pos;
+        st = zio_next_frame(buf, len, pos, &frame, &flen, err, errlen);
+        if (st != ZIO_FRAME_OK) return st;
+        bool go_on = fn(frame, flen, start, *pos == len, ctx);
+        free(frame);
+        if (!go_on) return ZIO_FRAME_OK;
+    }
+}

@@ -44,6 +44,20 @@ char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen);
 enum zio_frame zio_next_frame(const uint8_t *buf, size_t len, size_t *pos, char **out,
                               size_t *outlen, char *err, size_t errlen);
 
+/* Called by zio_scan_frames for each whole frame: its bytes (NUL-terminated), where it starts in
+   the file, and whether it ends the file; false stops the scan. */
+typedef bool (*zio_frame_fn)(const char *frame, size_t len, size_t start, bool last, void *ctx);
+
+/*
+ * The one loop over a record file's frames (game records and training data both read theirs
+ * with it): calls fn for each whole frame of buf[*pos..len) in order, advancing *pos past it.
+ * Returns ZIO_FRAME_END after the last frame, TRUNCATED or DAMAGED where zio_next_frame found
+ * them (err says what and where; *pos stays at the start of that part), or ZIO_FRAME_OK when fn
+ * stopped (*pos is past the frame it stopped at).
+ */
+enum zio_frame zio_scan_frames(const uint8_t *buf, size_t len, size_t *pos, zio_frame_fn fn,
+                               void *ctx, char *err, size_t errlen);
+
 /*
  * Compresses data into one checksummed zstd frame at the given level (1-19) in a new buffer of
  * *outlen bytes; NULL with a reason in err.

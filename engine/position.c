@@ -48,6 +48,33 @@ void pos_init_start(struct position *p, const struct variant *v) {
     p->key = pos_compute_key(p);
 }
 
+/* Plays m from src into dst with its captures already known; decides no end. */
+void pos_play_known(struct position *dst, const struct position *src, move_t m, bb_t captures) {
+    int from = move_from(m), to = move_to(m), mover = src->side;
+    enum piece kind = pos_piece_at(src, from);
+    enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
+    struct position p = *src;
+    bb_t fromto = bb_sq(from) | bb_sq(to);
+    if (kind == PIECE_ATTACKER) {
+        p.att ^= fromto;
+    } else if (kind == PIECE_DEFENDER) {
+        p.def ^= fromto;
+    } else {
+        p.king = bb_sq(to);
+        p.king_sq = (int8_t)to;
+    }
+    p.key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
+    for (bb_t c = captures; c;) p.key ^= zobrist_piece[victim][bb_pop(&c)];
+    if (mover == SIDE_ATTACKERS)
+        p.def &= ~captures;
+    else
+        p.att &= ~captures;
+    p.side = (uint8_t)!mover;
+    p.result = RESULT_NONE;
+    p.reason = END_NONE;
+    *dst = p;
+}
+
 /* Checks the invariants of a position; returns false with a reason in err. */
 bool pos_valid(const struct position *p, char *err, size_t errlen) {
     const struct variant *v = p->v;

@@ -64,6 +64,13 @@ uint64_t pos_compute_key(const struct position *p);
 /* Sets p to the start position of variant v. */
 void pos_init_start(struct position *p, const struct variant *v);
 
+/*
+ * Plays m from src into dst with its captures already known (a game played before, as records
+ * keep it): the piece moves, the captured men go, the side switches and the key follows. No rule
+ * is asked, so the end is not decided (result and reason are cleared); dst may alias src.
+ */
+void pos_play_known(struct position *dst, const struct position *src, move_t m, bb_t captures);
+
 /* Checks the invariants above; returns false with a reason in err. */
 bool pos_valid(const struct position *p, char *err, size_t errlen);
 

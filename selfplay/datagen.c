@@ -41,20 +41,19 @@ static int result_code(int result) {
 }
 
 /* Appends one game's positions as a frame; false with a reason. */
-bool datagen_write_game(int fd, const struct variant *v, const struct game_result *g,
-                        struct tafl *scratch, bool sync, char *err, size_t errlen) {
+bool datagen_write_game(int fd, const struct variant *v, const struct game_result *g, bool sync,
+                        char *err, size_t errlen) {
     uint8_t *buf = malloc(DATAGEN_GAME_HEADER + (size_t)g->n * DATAGEN_RECORD);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    struct position start;
-    pos_init_start(&start, v);
-    tafl_reset(scratch, &start);
+    struct position pos;
+    pos_init_start(&pos, v);
     int count = 0;
     bool adjudicated = g->end != GAME_END_RULES;
     for (int i = 0; i < g->n; i++) {
-        const struct position *p = tafl_pos(scratch);
+        const struct position *p = &pos;
         if (i >= g->opening_plies && g->has_score[i]) {
             uint8_t *r = buf + DATAGEN_GAME_HEADER + (size_t)count++ * DATAGEN_RECORD;
             int plies;
@@ -69,7 +68,7 @@ bool datagen_write_game(int fd, const struct variant *v, const struct game_resul
             r[37] = (uint8_t)((score_is_win(g->score[i], &plies) ? 1 : 0) | (adjudicated ? 2 : 0));
             put_le(r + 38, (uint64_t)i, 2);
         }
-        tafl_play(scratch, g->moves[i]);
+        pos_play_known(&pos, &pos, g->moves[i], g->captures[i]);
     }
     put_le(buf, (uint64_t)g->index, 8);
     put_le(buf + 8, (uint64_t)count, 4);
@@ -83,6 +82,33 @@ bool datagen_write_game(int fd, const struct variant *v, const struct game_resul
 /* What a scan reports for each game frame: false stops with err set. */
 typedef bool (*game_fn)(const uint8_t *frame, size_t len, int64_t game, int count, size_t start,
                         bool last, void *ctx, char *err, size_t errlen);
+
+/* What scan_game needs: the caller's function, the file's name and where a failure is told. */
+struct scan_ctx {
+    game_fn fn;
+    void *ctx;
+    const char *path;
+    char *err;
+    size_t errlen;
+};
+
+/* Checks a game frame's size and hands it to the caller's function; false with err set. */
+static bool scan_game(const char *frame, size_t flen, size_t at, bool last, void *arg) {
+    struct scan_ctx *c = arg;
+    const uint8_t *f = (const uint8_t *)frame;
+    char why[300];
+    int count = flen >= DATAGEN_GAME_HEADER ? (int)get_le(f + 8, 4) : -1;
+    if (count < 0 || flen != DATAGEN_GAME_HEADER + (size_t)count * DATAGEN_RECORD) {
+        snprintf(c->err, c->errlen, "%s is damaged: byte %zu: a game frame of %zu bytes", c->path,
+                 at, flen);
+        return false;
+    }
+    if (!c->fn(f, flen, (int64_t)get_le(f, 8), count, at, last, c->ctx, why, sizeof why)) {
+        snprintf(c->err, c->errlen, "%s: %s", c->path, why);
+        return false;
+    }
+    return true;
+}
 
 /* Walks a data file's frames: header first, then games; false with a reason on damage. */
 static bool scan(const char *path, const struct variant *v, bool tail_ok, game_fn fn, void *ctx,
@@ -105,21 +131,10 @@ static bool scan(const char *path, const struct variant *v, bool tail_ok, game_f
         ok = false;
     }
     free(frame);
-    while (ok) {
-        size_t at = pos;
-        st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why, sizeof why);
-        if (st != ZIO_FRAME_OK) break;
-        const uint8_t *f = (const uint8_t *)frame;
-        int count = flen >= DATAGEN_GAME_HEADER ? (int)get_le(f + 8, 4) : -1;
-        if (count < 0 || flen != DATAGEN_GAME_HEADER + (size_t)count * DATAGEN_RECORD) {
-            snprintf(err, errlen, "%s is damaged: byte %zu: a game frame of %zu bytes", path, at,
-                     flen);
-            ok = false;
-        } else {
-            ok = fn(f, flen, (int64_t)get_le(f, 8), count, at, pos == size, ctx, why, sizeof why);
-            if (!ok) snprintf(err, errlen, "%s: %s", path, why);
-        }
-        free(frame);
+    if (ok) {
+        struct scan_ctx c = {fn, ctx, path, err, errlen};
+        st = zio_scan_frames((const uint8_t *)raw, size, &pos, scan_game, &c, why, sizeof why);
+        ok = st != ZIO_FRAME_OK; /* OK: scan_game stopped, with err set */
     }
     if (ok && st == ZIO_FRAME_TRUNCATED && tail_ok) {
         snprintf(note, notelen, "%s: dropped a half-written frame (%s)", path, why);

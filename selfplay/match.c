@@ -64,7 +64,6 @@ struct match {
     /* collector */
     bool collector;
     int records_fd, datagen_fd;
-    struct tafl *scratch;
     int64_t next_pair;
     struct match_status st;
     int64_t hist_cap;
@@ -361,19 +360,11 @@ static void count_ready_pairs(struct match *m) {
     m->st.done = m->st.sprt != SPRT_CONTINUE || m->next_pair == m->pairs;
 }
 
-/* Stores the outcome of a game (replaying it for the pieces taken). */
+/* Stores the outcome of a game (its captures give the pieces taken). */
 static void store_outcome(struct match *m, int64_t g, int result, int end, int reason, int n,
-                          const move_t *moves) {
+                          const bb_t *captures) {
     struct outcome *o = &m->out[g];
-    struct position start;
-    pos_init_start(&start, m->cfg.v);
-    tafl_reset(m->scratch, &start);
-    o->taken[0] = o->taken[1] = 0;
-    for (int i = 0; i < n; i++) {
-        int mover = tafl_pos(m->scratch)->side;
-        tafl_play(m->scratch, moves[i]);
-        o->taken[mover] += bb_popcount(m->scratch->captures[i]);
-    }
+    records_count_taken(m->cfg.v, n, captures, o->taken);
     if (end == GAME_END_RULES && reason == END_KING_CAPTURED) o->taken[SIDE_ATTACKERS]++;
     o->result = (uint8_t)result;
     o->end = (uint8_t)end;
@@ -424,7 +415,7 @@ static bool resume_record(const struct record *r, int64_t line, void *ctx) {
                  (long long)line, (long long)r->game);
         return false;
     }
-    store_outcome(m, r->game, r->result, r->end, r->reason, r->n, r->moves);
+    store_outcome(m, r->game, r->result, r->end, r->reason, r->n, r->captures);
     m->st.resumed++;
     return true;
 }
@@ -612,8 +603,7 @@ struct match *match_open(const struct match_config *cfg, bool collector, char *e
     m->total = m->pairs * 2;
     m->state = calloc((size_t)m->total, 1);
     m->out = calloc((size_t)m->total, sizeof *m->out);
-    m->scratch = tafl_new(cfg->v);
-    if (!m->state || !m->out || !m->scratch) {
+    if (!m->state || !m->out) {
         snprintf(err, errlen, "out of memory for %lld games", (long long)m->total);
         match_close(m);
         return NULL;
@@ -661,7 +651,6 @@ void match_close(struct match *m) {
     }
     if (m->records_fd >= 0) close(m->records_fd);
     if (m->datagen_fd >= 0) close(m->datagen_fd);
-    tafl_free(m->scratch);
     free(m->enc);
     free(m->state);
     free(m->out);
@@ -680,12 +669,12 @@ static bool collect_one(struct match *m, struct game_result *r, char *err, size_
     const char *names[SIDE_NB] = {m->cfg.players[who[0]].name, m->cfg.players[who[1]].name};
     char why[400];
     if (m->datagen_fd >= 0 &&
-        !datagen_write_game(m->datagen_fd, m->cfg.v, r, m->scratch, m->cfg.sync, why, sizeof why)) {
+        !datagen_write_game(m->datagen_fd, m->cfg.v, r, m->cfg.sync, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", m->cfg.datagen, why);
         return false;
     }
     if (m->records_fd >= 0) {
-        char *line = records_format(m->cfg.v, r, names, m->scratch);
+        char *line = records_format(m->cfg.v, r, names);
         bool ok = line &&
                   zio_append_frame(m->records_fd, line, strlen(line), m->cfg.sync, why, sizeof why);
         free(line);
@@ -700,7 +689,7 @@ static bool collect_one(struct match *m, struct game_result *r, char *err, size_
                  names[r->loser & 1], game_end_word(r->end, r->reason), r->detail);
         note(m, text);
     }
-    store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->moves);
+    store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->captures);
     for (int s = 0; s < SIDE_NB; s++) {
         const struct move_times *t = &r->times[s];
         struct match_times *mt = &m->st.times[who[s]];

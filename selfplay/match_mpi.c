@@ -50,10 +50,14 @@ int match_run_mpi(const struct match_config *cfg, struct match_status *out, bool
 enum { TAG_REQUEST = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_BYE, TIME_WORDS = 5 };
 enum { HEADER_WORDS = 8 + SIDE_NB * TIME_WORDS, POLL_MS = 2 };
 
-/* Packs a result into a new buffer: 8 int64 words, then moves, scores, score flags, detail. */
+/* The bytes of one ply in a packed result: move, captures, score, score flag. */
+#define PLY_BYTES (sizeof(move_t) + sizeof(bb_t) + sizeof(int16_t) + 1)
+
+/* Packs a result into a new buffer: header words, then moves, captures, scores, score flags,
+   detail. */
 static char *pack(const struct game_result *r, int *len) {
     size_t dl = strlen(r->detail), n = (size_t)r->n;
-    size_t size = HEADER_WORDS * 8 + n * (sizeof(move_t) + sizeof(int16_t) + 1) + dl;
+    size_t size = HEADER_WORDS * 8 + n * PLY_BYTES + dl;
     char *buf = malloc(size);
     if (!buf) return NULL;
     int64_t h[HEADER_WORDS] = {r->index, r->result,        r->end, r->reason,
@@ -69,6 +73,8 @@ static char *pack(const struct game_result *r, int *len) {
     p += sizeof h;
     memcpy(p, r->moves, n * sizeof(move_t));
     p += n * sizeof(move_t);
+    memcpy(p, r->captures, n * sizeof(bb_t));
+    p += n * sizeof(bb_t);
     memcpy(p, r->score, n * sizeof(int16_t));
     p += n * sizeof(int16_t);
     memcpy(p, r->has_score, n);
@@ -84,8 +90,7 @@ static struct game_result *unpack(const char *buf, int len) {
     if (len < (int)sizeof h) return NULL;
     memcpy(h, buf, sizeof h);
     if (h[6] < 0 || h[6] > MAX_GAME_PLIES || h[7] < 0 || h[7] >= PLAYER_WHY_MAX ||
-        (size_t)len !=
-            sizeof h + (size_t)h[6] * (sizeof(move_t) + sizeof(int16_t) + 1) + (size_t)h[7])
+        (size_t)len != sizeof h + (size_t)h[6] * PLY_BYTES + (size_t)h[7])
         return NULL;
     struct game_result *r = malloc(sizeof *r);
     if (!r) return NULL;
@@ -104,6 +109,8 @@ static struct game_result *unpack(const char *buf, int len) {
     const char *p = buf + sizeof h;
     memcpy(r->moves, p, n * sizeof(move_t));
     p += n * sizeof(move_t);
+    memcpy(r->captures, p, n * sizeof(bb_t));
+    p += n * sizeof(bb_t);
     memcpy(r->score, p, n * sizeof(int16_t));
     p += n * sizeof(int16_t);
     memcpy(r->has_score, p, n);

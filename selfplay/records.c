@@ -24,6 +24,12 @@ void records_variant_name(const struct variant *v, char *out, size_t outlen) {
         if (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') *p = '_';
 }
 
+/* Counts the men each side took in the first n plies of a game of v with these captures. */
+void records_count_taken(const struct variant *v, int n, const bb_t *captures, int taken[SIDE_NB]) {
+    taken[0] = taken[1] = 0;
+    for (int i = 0; i < n; i++) taken[(v->start.side + i) & 1] += bb_popcount(captures[i]);
+}
+
 /* Appends text to a growing buffer; false if out of memory. */
 static bool put(char **buf, size_t *len, size_t *cap, const char *text) {
     size_t n = strlen(text);
@@ -44,23 +50,17 @@ static bool put(char **buf, size_t *len, size_t *cap, const char *text) {
  * are the players of the attackers and the defenders. NULL if out of memory.
  */
 char *records_format(const struct variant *v, const struct game_result *g,
-                     const char *const names[SIDE_NB], struct tafl *scratch) {
-    struct position start;
-    pos_init_start(&start, v);
-    tafl_reset(scratch, &start);
+                     const char *const names[SIDE_NB]) {
     size_t len = 0, cap = 256;
     char *buf = malloc(cap), text[MOVE_TEXT_MAX + 2], tail[512], vname[VARIANT_NAME_MAX];
     if (!buf) return NULL;
     buf[0] = '\0';
-    int taken[SIDE_NB] = {0, 0};
+    int taken[SIDE_NB];
+    records_count_taken(v, g->n, g->captures, taken);
     bool ok = true;
     for (int i = 0; i < g->n && ok; i++) {
-        int mover = tafl_pos(scratch)->side;
-        tafl_play(scratch, g->moves[i]);
-        bb_t caught = scratch->captures[i];
-        taken[mover] += bb_popcount(caught);
         text[0] = ' ';
-        move_write_captures(g->moves[i], caught, v->size, text + (i > 0));
+        move_write_captures(g->moves[i], g->captures[i], v->size, text + (i > 0));
         ok = put(&buf, &len, &cap, text);
     }
     if (ok && (g->end == GAME_END_TIMEOUT || g->end == GAME_END_HANG))
@@ -304,6 +304,32 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
     return true;
 }
 
+/* What scan_frame needs to read one frame's lines and to say what went wrong. */
+struct frame_ctx {
+    const char *path;
+    const struct variant *v;
+    records_fn fn;
+    void *ctx;
+    struct record *rec;
+    struct tafl *t;
+    int64_t *lineno;
+    bool *stopped;
+    char *err;
+    size_t errlen;
+};
+
+/* Reads the record lines of one zstd frame; false when a line is damaged or fn stops. */
+static bool scan_frame(const char *frame, size_t flen, size_t start, bool last, void *arg) {
+    struct frame_ctx *c = arg;
+    char why[400];
+    (void)start, (void)last;
+    if (scan_text(frame, flen, c->v, c->fn, c->ctx, c->rec, c->t, c->lineno, why, sizeof why,
+                  c->stopped))
+        return true;
+    if (!*c->stopped) snprintf(c->err, c->errlen, "%s is damaged: %s", c->path, why);
+    return false;
+}
+
 /* Tells whether text starts (after blanks) with an OpenTafl tag line, as a .otg file does. */
 static bool otg_text(const char *text, size_t len) {
     size_t i = 0;
@@ -510,21 +536,11 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
         }
         if (good_end) *good_end = size;
     } else {
-        size_t pos = 0, flen;
-        char *frame;
-        enum zio_frame st;
-        while ((st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why,
-                                    sizeof why)) == ZIO_FRAME_OK) {
-            char lwhy[400];
-            bool good =
-                scan_text(frame, flen, v, fn, ctx, rec, t, &lineno, lwhy, sizeof lwhy, &stopped);
-            free(frame);
-            if (!good) {
-                if (!stopped) snprintf(err, errlen, "%s is damaged: %s", path, lwhy);
-                ok = false;
-                break;
-            }
-        }
+        size_t pos = 0;
+        struct frame_ctx c = {path, v, fn, ctx, rec, t, &lineno, &stopped, err, errlen};
+        enum zio_frame st =
+            zio_scan_frames((const uint8_t *)raw, size, &pos, scan_frame, &c, why, sizeof why);
+        ok = st != ZIO_FRAME_OK; /* OK: scan_frame stopped, with err set unless fn stopped */
         if (ok && st == ZIO_FRAME_TRUNCATED && tail_ok) {
             if (truncated) *truncated = true;
             snprintf(err, errlen, "%s: %s", path, why);

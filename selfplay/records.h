@@ -52,7 +52,10 @@ void records_variant_name(const struct variant *v, char *out, size_t outlen);
  * are the players of the attackers and the defenders. NULL if out of memory.
  */
 char *records_format(const struct variant *v, const struct game_result *g,
-                     const char *const names[SIDE_NB], struct tafl *scratch);
+                     const char *const names[SIDE_NB]);
+
+/* Counts the men each side took in the first n plies of a game of v with these captures. */
+void records_count_taken(const struct variant *v, int n, const bb_t *captures, int taken[SIDE_NB]);
 
 /*
  * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an

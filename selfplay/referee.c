@@ -229,4 +229,5 @@ void referee_play(const struct variant *v, const struct opening *opening,
     }
     out->n = game->n;
     memcpy(out->moves, game->moves, (size_t)game->n * sizeof(move_t));
+    memcpy(out->captures, game->captures, (size_t)game->n * sizeof(bb_t));
 }

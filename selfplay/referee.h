@@ -9,8 +9,9 @@
  * A player that crashes, hangs, answers with no move or an illegal move, or oversteps its time by
  * more than time_margin_ms loses the game. The opening plies are played by the referee.
  *
- * A struct game_result keeps what records and training data need: every ply, and each ply's score
- * as the mover gave it.
+ * A struct game_result keeps what records and training data need: every ply with the men it
+ * captured (kept as the ply was played, so nothing is replayed to write them), and each ply's
+ * score as the mover gave it.
  */
 #ifndef HNEFI_SELFPLAY_REFEREE_H
 #define HNEFI_SELFPLAY_REFEREE_H
@@ -62,6 +63,7 @@ struct game_result {
     int opening_plies;
     int n; /* plies */
     move_t moves[MAX_GAME_PLIES];
+    bb_t captures[MAX_GAME_PLIES]; /* the men each ply captured */
     int16_t score[MAX_GAME_PLIES]; /* the mover's score of each ply, if has_score */
     uint8_t has_score[MAX_GAME_PLIES];
     char detail[PLAYER_WHY_MAX]; /* what went wrong, for faults */

@@ -575,7 +575,34 @@ static void loaded_king_between_enemies(void) {
     tafl_free(t);
 }
 
+/* A move played with its captures known (pos_play_known, as records and training data replay
+   games) gives the position make_move gives, key included, along random games of every variant. */
+static void play_known_matches_make(void) {
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; variant_builtin(i); i++) {
+        for (int game = 0; game < 10; game++) {
+            struct position p, made, known;
+            pos_init_start(&p, variant_builtin(i));
+            for (int ply = 0; ply < 300 && p.result == RESULT_NONE; ply++) {
+                move_t moves[MAX_MOVES];
+                int n = gen_moves(&p, moves);
+                if (n == 0) break;
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                move_t m = moves[rng % (uint64_t)n];
+                bb_t caught = make_move(&made, &p, m);
+                pos_play_known(&known, &p, m, caught);
+                if (!CHECK(known.att == made.att && known.def == made.def &&
+                           known.king == made.king && known.king_sq == made.king_sq &&
+                           known.side == made.side && known.key == made.key))
+                    return;
+                p = made;
+            }
+        }
+    }
+}
+
 int main(void) {
+    play_known_matches_make();
     examples();
     fetlar_setup();
     fetlar_moves_rook_like();

@@ -111,6 +111,7 @@ static void real_game(struct game_result *g, const char *line, const struct vari
     memset(g, 0, sizeof *g);
     g->n = n < r->n ? n : r->n;
     memcpy(g->moves, r->moves, (size_t)g->n * sizeof(move_t));
+    memcpy(g->captures, r->captures, (size_t)g->n * sizeof(bb_t));
     g->result = g->n == r->n ? (uint8_t)t->result : RESULT_NONE;
     g->reason = g->n == r->n ? t->reason : END_NONE;
     g->end = GAME_END_RULES;
@@ -140,7 +141,7 @@ static void test_round_trip(void) {
     g->opening_plies = 2;
     g->index = 41;
     const char *names[SIDE_NB] = {"alpha", "beta.2"};
-    char *line = records_format(v, g, names, t), err[300];
+    char *line = records_format(v, g, names), err[300];
     /* the defenders, to move at ply 10, lost on time: attackers win ("Black") */
     CHECK_EQ_STR(line, "k8-g8 h6-h8xg8 j6-j11 g6-j6 k7-k10 f6-i6 k5-i5 i6-i11xj11 k10-i10 "
                        "timeout,0,2,Black,copenhagen,alpha,beta.2,2,41,timeout\n");
@@ -210,7 +211,7 @@ static void write_records(const char *path, int n, long *ends) {
     char err[200];
     for (int i = 0; i < n; i++) {
         g->index = i;
-        char *line = records_format(v, g, names, t);
+        char *line = records_format(v, g, names);
         CHECK(zio_append_frame(fd, line, strlen(line), false, err, sizeof err));
         free(line);
         ends[i] = lseek(fd, 0, SEEK_END);
@@ -341,7 +342,7 @@ static void test_datagen(void) {
     CHECK(fd >= 0);
     for (int i = 0; i < 3; i++) {
         g->index = i;
-        CHECK(datagen_write_game(fd, v, g, t, false, err, sizeof err));
+        CHECK(datagen_write_game(fd, v, g, false, err, sizeof err));
     }
     close(fd);
     struct data_check c = {g, v, 0, 0};
