@@ -8,9 +8,9 @@
 uint64_t perft(const struct position *p, int depth) {
     if (depth == 0) return 1;
     if (p->result != RESULT_NONE) return 0;
-    if (depth == 1) return (uint64_t)count_moves(p);
+    if (depth == 1) return (uint64_t)movegen_count(p);
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     uint64_t total = 0;
     struct position child;
     for (int i = 0; i < n; i++) {
@@ -26,7 +26,7 @@ uint64_t perft_divide(const struct position *p, int depth,
                       void (*out)(move_t m, uint64_t count, void *ctx), void *ctx) {
     if (depth < 1 || p->result != RESULT_NONE) return depth < 1;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     uint64_t total = 0;
     struct position child;
     for (int i = 0; i < n; i++) {

@@ -161,7 +161,7 @@ static int win_kind(const struct position *p, move_t m) {
 static move_t tempting_scan(const struct position *p, bool (*fn)(int kind, void *ctx), void *ctx,
                             int *kind) {
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         struct position c;
         make_move(&c, p, moves[i]);

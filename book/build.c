@@ -219,7 +219,7 @@ static void backup_node(struct book_builder *bb, struct book_node *node, const s
     for (int i = 0; i < node->n; i++) {
         struct book_move *m = &node->moves[i];
         move_t mv = book_move_from_book(&c, m->move);
-        if (!move_is_legal(p, mv)) continue; /* only a damaged or colliding book has such */
+        if (!movegen_is_legal(p, mv)) continue; /* only a damaged or colliding book has such */
         struct position child;
         bool caught = make_move(&child, p, mv) != 0;
         int value = 0, depth = 0;

@@ -267,7 +267,7 @@ static int choose_targets(struct book_builder *bb, const struct book_expand_conf
             const struct book_move *m = &node->moves[k];
             if (m->depth == 0 && m->games == 0) continue;
             move_t mv = book_move_from_book(&c, m->move);
-            if (!move_is_legal(&cur.pos, mv)) continue;
+            if (!movegen_is_legal(&cur.pos, mv)) continue;
             struct walk_node next = {.parent = i, .move = mv, .ply = cur.ply + 1};
             make_move(&next.pos, &cur.pos, mv);
             next.cost = cur.cost + (node->value - (m->depth ? m->score : worst)) + cfg->ply_cost;

@@ -8,7 +8,7 @@ static inline bb_t slide_targets(const struct bb_geom *g, int sq, bb_t empty, bb
 }
 
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
-bb_t piece_targets(const struct position *p, int sq) {
+bb_t movegen_targets(const struct position *p, int sq) {
     const struct variant *v = p->v;
     bb_t empty = v->g.board & ~pos_occupied(p);
     if (bb_has(p->king, sq))
@@ -27,7 +27,7 @@ static inline int emit(move_t *out, int n, int from, bb_t t) {
 }
 
 /* Writes the moves of the side to move into out (room for MAX_MOVES); returns their number. */
-int gen_moves(const struct position *p, move_t *out) {
+int movegen_list(const struct position *p, move_t *out) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     bb_t empty = g->board & ~pos_occupied(p);
@@ -67,7 +67,7 @@ static int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) 
 }
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
-bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
+bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
     if (!bb_several(gen & (gen - 1))) {
         /* one or two pieces: their rays are cheaper than the fills */
         bb_t r = 0;
@@ -78,7 +78,7 @@ bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
 }
 
 /* Counts the moves of side s (whoever is to move). */
-int count_side_moves(const struct position *p, int s) {
+int movegen_count_side(const struct position *p, int s) {
     const struct variant *v = p->v;
     bb_t empty = v->g.board & ~pos_occupied(p);
     bb_t men = s == SIDE_ATTACKERS ? p->att : p->def;
@@ -89,12 +89,12 @@ int count_side_moves(const struct position *p, int s) {
 }
 
 /* Counts the moves of the side to move without listing them. */
-int count_moves(const struct position *p) {
-    return count_side_moves(p, p->side);
+int movegen_count(const struct position *p) {
+    return movegen_count_side(p, p->side);
 }
 
 /* Tells whether the move m is legal for the side to move (ignoring repetition rules). */
-bool move_is_legal(const struct position *p, move_t m) {
+bool movegen_is_legal(const struct position *p, move_t m) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     int from = move_from(m), to = move_to(m);

@@ -14,21 +14,21 @@
 #include "engine/position.h"
 
 /* Writes the moves of the side to move into out (room for MAX_MOVES); returns their number. */
-int gen_moves(const struct position *p, move_t *out);
+int movegen_list(const struct position *p, move_t *out);
 
 /* Counts the moves of the side to move without listing them. */
-int count_moves(const struct position *p);
+int movegen_count(const struct position *p);
 
 /* Counts the moves of side s (whoever is to move). */
-int count_side_moves(const struct position *p, int s);
+int movegen_count_side(const struct position *p, int s);
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
-bb_t slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land);
+bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land);
 
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
-bb_t piece_targets(const struct position *p, int sq);
+bb_t movegen_targets(const struct position *p, int sq);
 
 /* Tells whether the move m is legal for the side to move (ignoring repetition rules). */
-bool move_is_legal(const struct position *p, move_t m);
+bool movegen_is_legal(const struct position *p, move_t m);
 
 #endif

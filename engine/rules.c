@@ -215,8 +215,8 @@ bool rules_immobile_king(const struct position *p) {
     if (man && (bb_neighbours(man, g) & p->def)) return false;
     bb_t around = bb_neighbours(group, g) & ~group;
     if ((around & (p->att | v->throne | v->corner_mask)) != around) return false;
-    if (piece_targets(p, p->king_sq)) return false;
-    return !man || !piece_targets(p, bb_lsb(man));
+    if (movegen_targets(p, p->king_sq)) return false;
+    return !man || !movegen_targets(p, bb_lsb(man));
 }
 
 /* Tells whether the attackers enclose the king and every defender (§4.5). */

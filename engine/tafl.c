@@ -54,7 +54,7 @@ static bool window_bans(const struct position *p, const uint64_t *keys, int len,
 /* Writes the legal moves of p, the last position of keys[0..len), repetition bans applied. */
 int tafl_window_moves(const struct position *p, const uint64_t *keys, int len, move_t *out) {
     if (p->result != RESULT_NONE) return 0;
-    int n = gen_moves(p, out), k = 0;
+    int n = movegen_list(p, out), k = 0;
     for (int i = 0; i < n; i++)
         if (!window_bans(p, keys, len, out[i])) out[k++] = out[i];
     return k;
@@ -136,7 +136,7 @@ bool tafl_move_legal(const struct tafl *t, move_t m, char *err, size_t errlen) {
     const char *why = NULL;
     if (t->result != RESULT_NONE)
         why = "the game is over";
-    else if (!move_is_legal(tafl_pos(t), m))
+    else if (!movegen_is_legal(tafl_pos(t), m))
         why = "illegal move";
     else if (banned_by_repetition(t, m))
         why = "the repetition rule forbids this move";

@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) void outside_ring(const struct bb_g
 /* Returns a move that keeps shut in defenders who are already shut in (a loaded position). */
 static move_t keep_shut(const struct position *p) {
     move_t moves[MAX_MOVES];
-    int nm = gen_moves(p, moves);
+    int nm = movegen_list(p, moves);
     for (int i = 0; i < nm; i++) {
         struct position after;
         make_move(&after, p, moves[i]);
@@ -162,7 +162,7 @@ move_t threat_attackers_win_in_one(const struct position *p) {
     if (!m) m = threat_encircle_in_one(p);
     if (m || !(p->v->encirclement || p->v->immobile_king)) return m;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         struct position after;
         make_move(&after, p, moves[i]);

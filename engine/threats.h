@@ -54,7 +54,7 @@ static inline void threat_king_reach(const struct position *p, struct king_reach
     r->one = bb_slides(g, p->king_sq, r->pro) & r->land;
     /* a slide ends on a corner only from the corner's rank or file, both on the edge */
     bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
-    r->two_escapes = slide_set(g, r->one & ~esc & towards, r->pro, r->land) & esc & ~r->one;
+    r->two_escapes = movegen_slide_set(g, r->one & ~esc & towards, r->pro, r->land) & esc & ~r->one;
 }
 
 /*

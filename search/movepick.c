@@ -88,7 +88,7 @@ static inline int add_scored(const struct order *o, move_t *moves, int *scores, 
 }
 
 /*
- * Lists the moves of the picker's node with their ordering scores, in gen_moves' order (at the
+ * Lists the moves of the picker's node with their ordering scores, in movegen_list' order (at the
  * root, the root moves); returns their number. Generation and scoring run piece by piece in one
  * pass.
  */
@@ -210,7 +210,8 @@ bool picker_init(struct picker *mp, const struct history *h, const struct positi
         for (int k = 0; k < 3; k++) {
             bool seen = false;
             for (int j = 0; j < mp->nstaged; j++) seen |= mp->staged[j] == cand[k];
-            if (cand[k] && !seen && move_is_legal(p, cand[k])) mp->staged[mp->nstaged++] = cand[k];
+            if (cand[k] && !seen && movegen_is_legal(p, cand[k]))
+                mp->staged[mp->nstaged++] = cand[k];
         }
     }
     if (!mp->nstaged) picker_list(mp);

@@ -160,7 +160,7 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     if (!threat) return evaluate(t, p, ply);
     /* the opponent wins next move unless we answer: try every move */
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     if (n == 0) return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
     /* against an escape, a move off the squares that block it leaves the king his escape: the
        child's quiescence would find it first thing, so its score is known */

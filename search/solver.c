@@ -133,7 +133,7 @@ bool solver_has_move(const struct position *p) {
     if (bb_neighbours(men, g) & empty & ~v->men_forbidden) return true;
     if (p->side == SIDE_DEFENDERS && (g->nbrs[p->king_sq] & empty & ~v->king_forbidden))
         return true;
-    return count_moves(p) > 0;
+    return movegen_count(p) > 0;
 }
 
 /*
@@ -169,7 +169,7 @@ static bool wins_at_once(const struct position *c, int mover) {
 /* Tries every legal move; returns the first that wins at once, or MOVE_NONE. */
 static move_t try_all(uint64_t *nodes, const struct position *p) {
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     struct position c;
     for (int i = 0; i < n; i++) {
         make(nodes, &c, p, moves[i]);
@@ -351,7 +351,7 @@ static void picker_init(struct picker *pk, const struct solver *s, const struct 
         move_t m = cand[i];
         bool seen = m == MOVE_NONE;
         for (int j = 0; j < pk->nfirst && !seen; j++) seen = pk->first[j] == m;
-        if (!seen && move_is_legal(p, m)) {
+        if (!seen && movegen_is_legal(p, m)) {
             pk->first[pk->nfirst++] = m;
             prefetch_child(s, p, m);
         }
@@ -361,7 +361,7 @@ static void picker_init(struct picker *pk, const struct solver *s, const struct 
 /* Lists and scores the moves of p (the second stage), and prefetches their children's buckets. */
 static void picker_list(struct picker *pk, const struct solver *s, const struct position *p) {
     const struct bb_geom *g = &p->v->g;
-    pk->n = gen_moves(p, pk->moves);
+    pk->n = movegen_list(p, pk->moves);
     pk->next = 0;
     pk->listed = true;
     int kf = p->king_sq % g->size, kr = p->king_sq / g->size;
@@ -535,7 +535,7 @@ static void principal_line(struct solver *s, const struct position *p, int d,
     out->kind = END_NONE;
     while (d >= 1 && out->line_len < SOLVER_MAX_PLIES) {
         move_t moves[MAX_MOVES];
-        int n = gen_moves(&cur, moves);
+        int n = movegen_list(&cur, moves);
         struct position c;
         int i = 0;
         for (; i < n; i++) {
@@ -549,7 +549,7 @@ static void principal_line(struct solver *s, const struct position *p, int d,
             return;
         }
         /* the loser's reply that holds out longest */
-        int replies = gen_moves(&c, moves), best_d = 0;
+        int replies = movegen_list(&c, moves), best_d = 0;
         move_t best = MOVE_NONE;
         struct position cc, best_pos = c;
         for (int j = 0; j < replies; j++) {
@@ -600,7 +600,7 @@ void solver_solve(struct solver *s, const struct position *p, const struct solve
     }
     /* every first move that wins this fast */
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     struct position c;
     for (int i = 0; i < n && !s->aborted; i++) {
         make(&s->nodes, &c, p, moves[i]);

@@ -70,7 +70,7 @@ struct solve_result {
     int plies;      /* SOLVE_WIN: the smallest number of plies of a forced win */
     int proved;     /* the largest odd number of plies proved to hold no win (-1: none) */
     int nmoves;     /* SOLVE_WIN: every first move that forces the win in exactly `plies` */
-    move_t moves[MAX_MOVES]; /* in the order gen_moves lists them */
+    move_t moves[MAX_MOVES]; /* in the order movegen_list lists them */
     int kind;                /* SOLVE_WIN with want_line: enum end_reason at the line's end */
     int line_len;            /* SOLVE_WIN with want_line: the principal line */
     move_t line[SOLVER_MAX_PLIES];

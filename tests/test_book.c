@@ -126,7 +126,7 @@ static void test_canon_moves(void) {
             pos_init_start(&p, v);
             for (int ply = 0; ply < 60 && p.result == RESULT_NONE; ply++) {
                 move_t moves[MAX_MOVES];
-                int n = gen_moves(&p, moves);
+                int n = movegen_list(&p, moves);
                 if (n == 0) break;
                 struct book_canon c;
                 book_canon(&p, SYM_ALL, &c);
@@ -141,7 +141,7 @@ static void test_canon_moves(void) {
                     /* m in p, as a book move, played in the image q: the same book position */
                     move_t bm = book_move_to_book(&c, moves[i]);
                     move_t mq = book_move_from_book(&cq, bm);
-                    if (!CHECK(move_is_legal(&q, mq))) continue;
+                    if (!CHECK(movegen_is_legal(&q, mq))) continue;
                     struct position a, b;
                     struct book_canon ca, cb;
                     make_move(&a, &p, moves[i]);
@@ -572,7 +572,7 @@ static int leaf_value(const struct position *p) {
 /* Brute-force negamax to depth plies: forced results at their distance, leaves by leaf_value. */
 static int negamax(const struct position *p, int depth, int ply, long *nodes) {
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves), best = -SCORE_INF;
+    int n = movegen_list(p, moves), best = -SCORE_INF;
     for (int i = 0; i < n; i++) {
         struct position c;
         make_move(&c, p, moves[i]);
@@ -599,7 +599,7 @@ static void fill_tree(struct book_builder *bb, const struct position *p, int dep
     struct book_node *node = book_builder_node(bb, c.key, p->side, true);
     node->flags |= BOOK_POS_SEARCHED;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         struct position ch;
         make_move(&ch, p, moves[i]);
@@ -626,7 +626,7 @@ static void check_tree(struct book_builder *bb, const struct position *p, int de
     (*count)++;
     if (node->value != want || depth == 1) return;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         struct position ch;
         make_move(&ch, p, moves[i]);

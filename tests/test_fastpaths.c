@@ -2,10 +2,10 @@
  * Checks the engine's fast paths against slow, obviously correct versions on random games of
  * every built-in variant and of variants altered to use the remaining rule options (a throne
  * that blocks slides, custodial king capture, edge escape with the immobile-king rule, ...): the
- * ray tables and single-piece slides (bb_slides, piece_targets), the many-piece slides (slide_set),
- * and the sorting of the squares beside the king (rules_king_spots), which the search trusts
- * instead of making each attacker move; also move_is_legal against the generated list, and the
- * evaluation against its plain formula with many-piece slides throughout.
+ * ray tables and single-piece slides (bb_slides, movegen_targets), the many-piece slides
+ * (movegen_slide_set), and the sorting of the squares beside the king (rules_king_spots), which the
+ * search trusts instead of making each attacker move; also movegen_is_legal against the generated
+ * list, and the evaluation against its plain formula with many-piece slides throughout.
  *
  * Games are biased towards attacker moves beside the king and beside defenders, so that king
  * captures, encirclements and immobile kings come up; the test checks that each kind of square was
@@ -70,7 +70,7 @@ static void check_rays(int size) {
               bb_sq(0) | bb_sq(size - 1) | bb_sq(size * (size - 1)) | bb_sq(size * size - 1), &g)));
 }
 
-/* Checks piece_targets, bb_slides and slide_set in p against walks. */
+/* Checks movegen_targets, bb_slides and movegen_slide_set in p against walks. */
 static void check_slides(const struct position *p, uint64_t *rng) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
@@ -85,7 +85,7 @@ static void check_slides(const struct position *p, uint64_t *rng) {
         bb_t walks = 0;
         for (int d = 0; d < DIR_NB; d++) walks |= walk(g, sq, d, empty & ~block);
         CHECK(bb_slides(g, sq, empty & ~block) == walks);
-        CHECK(piece_targets(p, sq) == (walks & empty & ~forbidden));
+        CHECK(movegen_targets(p, sq) == (walks & empty & ~forbidden));
         /* a random group of pieces for the many-piece slide */
         if ((pick >> (sq % 64)) & 1) {
             gen |= bb_sq(sq);
@@ -93,18 +93,19 @@ static void check_slides(const struct position *p, uint64_t *rng) {
         }
     }
     bb_t land = empty & ~v->men_forbidden;
-    CHECK(slide_set(g, gen, pro, land) == (union_walks & land));
+    CHECK(movegen_slide_set(g, gen, pro, land) == (union_walks & land));
 }
 
-/* Checks move_is_legal in p against the generated list, on every listed move and random pairs. */
+/* Checks movegen_is_legal in p against the generated list, on every listed move and random pairs.
+ */
 static void check_legality(const struct position *p, uint64_t *rng) {
     static uint8_t listed[128][128];
     memset(listed, 0, sizeof listed);
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         listed[move_from(moves[i])][move_to(moves[i])] = 1;
-        CHECK(move_is_legal(p, moves[i]));
+        CHECK(movegen_is_legal(p, moves[i]));
     }
     bb_t own = pos_side_pieces(p, p->side);
     for (int k = 0; k < 300; k++) {
@@ -117,8 +118,8 @@ static void check_legality(const struct position *p, uint64_t *rng) {
             while (skip--) bb_pop(&o);
             from = bb_lsb(o);
         }
-        if (!check_record(move_is_legal(p, move_make(from, to)) == listed[from][to], __FILE__,
-                          __LINE__, "move_is_legal agrees with gen_moves"))
+        if (!check_record(movegen_is_legal(p, move_make(from, to)) == listed[from][to], __FILE__,
+                          __LINE__, "movegen_is_legal agrees with movegen_list"))
             return;
     }
 }
@@ -129,7 +130,7 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
     bb_t captures, maybe = rules_king_spots(p, &captures);
     CHECK((captures & maybe) == 0);
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     bb_t won = 0, reached = 0;
     for (int i = 0; i < n; i++) {
         int to = move_to(moves[i]);
@@ -159,7 +160,7 @@ static void check_king_spots(const struct position *p, struct fp_stats *st) {
 static void check_encircle(const struct position *p, struct fp_stats *st) {
     move_t found = threat_encircle_in_one(p), moves[MAX_MOVES];
     bool exists = false;
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n && !exists; i++) {
         struct position after;
         bb_t caught = make_move(&after, p, moves[i]);
@@ -267,14 +268,14 @@ static int plain_eval(const struct position *p, const struct eval_weights *w) {
     bb_t empty = g->board & ~pos_occupied(p);
     int score = w->defender * bb_popcount(p->def) - w->attacker * bb_popcount(p->att);
     bb_t kpro = empty & ~v->king_block, kland = empty & ~v->king_forbidden;
-    bb_t one = slide_set(g, p->king, kpro, kland);
+    bb_t one = movegen_slide_set(g, p->king, kpro, kland);
     score += w->king_mobility * bb_popcount(one);
-    bb_t two = slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
+    bb_t two = movegen_slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
     if (two) {
         score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
     } else {
-        bb_t reach2 = slide_set(g, one, kpro, kland);
-        if (slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
+        bb_t reach2 = movegen_slide_set(g, one, kpro, kland);
+        if (movegen_slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
     }
     bb_t around = bb_neighbours(p->king, g);
     score -= w->king_attackers * bb_popcount(around & p->att);
@@ -318,7 +319,7 @@ static void run_variant(const struct variant *v, int games, uint64_t seed, struc
             if (p.side == SIDE_ATTACKERS) check_king_spots(&p, st);
             if (p.side == SIDE_ATTACKERS && v->encirclement) check_encircle(&p, st);
             move_t moves[MAX_MOVES];
-            int n = gen_moves(&p, moves);
+            int n = movegen_list(&p, moves);
             if (n == 0) break;
             make_move(&next, &p, choose(&p, moves, n, &rng));
             p = next;

@@ -150,7 +150,7 @@ static void test_incremental(void) {
             nnue_reach_of(&p, &before);
             for (int ply = 0; ply < 300 && p.result == RESULT_NONE; ply++) {
                 move_t moves[MAX_MOVES];
-                int n = gen_moves(&p, moves);
+                int n = movegen_list(&p, moves);
                 if (!n) break;
                 move_t m = moves[rnd(&s) % (uint64_t)n];
                 int from = move_from(m);

@@ -344,14 +344,14 @@ static struct ref_child ref_children[REF_MAX_MOVES];
 static int ref_compare_position(struct ref_stats *st, const struct position *p,
                                 const struct ref_board *b) {
     move_t em[MAX_MOVES], rm[REF_MAX_MOVES];
-    int ne = gen_moves(p, em), nr = ref_gen_moves(b, rm);
+    int ne = movegen_list(p, em), nr = ref_gen_moves(b, rm);
     st->positions++;
     if (ne != nr) {
         ref_report(st, p, MOVE_NONE, "number of legal moves", ne, nr);
         return -1;
     }
-    int cm = count_moves(p);
-    if (cm != nr) ref_report(st, p, MOVE_NONE, "count_moves", cm, nr);
+    int cm = movegen_count(p);
+    if (cm != nr) ref_report(st, p, MOVE_NONE, "movegen_count", cm, nr);
     qsort(em, (size_t)ne, sizeof em[0], ref_cmp_move);
     qsort(rm, (size_t)nr, sizeof rm[0], ref_cmp_move);
     for (int i = 0; i < nr; i++)
@@ -398,9 +398,9 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
         if (c->result == RESULT_NONE) {
             /* §4.9 for every child: the engine's move count of the child must match. */
             ref_no_moves_end(&c->b, &c->result, &c->reason);
-            int ec = count_moves(&child);
+            int ec = movegen_count(&child);
             if ((ec == 0) != (c->reason == END_NO_MOVES))
-                ref_report(st, p, rm[i], "child has no legal move (engine count_moves)", ec,
+                ref_report(st, p, rm[i], "child has no legal move (engine movegen_count)", ec,
                            c->reason == END_NO_MOVES);
         }
         ref_count(st->fired, &c->info, c->result, c->reason);

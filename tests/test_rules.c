@@ -148,7 +148,7 @@ static void fetlar_moves_rook_like(void) {
     CHECK(!legal(&p, "c3d4")); /* diagonal */
     CHECK(!legal(&p, "c3c7")); /* jumps c6 */
     CHECK(!legal(&p, "c3c6")); /* occupied */
-    CHECK_EQ_INT(bb_popcount(piece_targets(&p, 2 * 11 + 2)), 2 + 10 + 2);
+    CHECK_EQ_INT(bb_popcount(movegen_targets(&p, 2 * 11 + 2)), 2 + 10 + 2);
 }
 
 /* Fetlar: the five refuges (throne and corners) may be stopped on only by the king. */
@@ -585,7 +585,7 @@ static void play_known_matches_make(void) {
             pos_init_start(&p, variant_builtin(i));
             for (int ply = 0; ply < 300 && p.result == RESULT_NONE; ply++) {
                 move_t moves[MAX_MOVES];
-                int n = gen_moves(&p, moves);
+                int n = movegen_list(&p, moves);
                 if (n == 0) break;
                 rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
                 move_t m = moves[rng % (uint64_t)n];

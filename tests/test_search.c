@@ -48,7 +48,7 @@ static struct search_result run(struct search *s, const struct variant *v, const
 static bool forced_win(const struct position *p, int plies) {
     if (plies <= 0) return false;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     struct position c;
     int me = p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
     for (int i = 0; i < n; i++) {
@@ -56,7 +56,7 @@ static bool forced_win(const struct position *p, int plies) {
         if (c.result == me) return true;
         if (c.result != RESULT_NONE) continue;
         move_t replies[MAX_MOVES];
-        int m = gen_moves(&c, replies);
+        int m = movegen_list(&c, replies);
         if (m == 0) {
             if (c.v->no_moves == NO_MOVES_LOSS) return true;
             continue;
@@ -219,7 +219,7 @@ static void determinism(struct search *s) {
     CHECK_EQ_INT(d.depth, 6);
     struct position p;
     pos_init_start(&p, v);
-    CHECK(move_is_legal(&p, d.best));
+    CHECK(movegen_is_legal(&p, d.best));
 }
 
 /*

@@ -30,14 +30,14 @@ static bool naive_wins_at_once(const struct position *p, move_t m) {
     struct position c;
     make_move(&c, p, m);
     if (c.result == win_for(p->side)) return true;
-    return c.result == RESULT_NONE && count_moves(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS;
+    return c.result == RESULT_NONE && movegen_count(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS;
 }
 
 /* Brute force: does the side to move in p force a win within r plies? Every move is made. */
 static bool naive_wins(const struct position *p, int r, uint64_t *nodes) {
     if (r < 1) return false;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         ++*nodes;
         if (naive_wins_at_once(p, moves[i])) return true;
@@ -48,7 +48,7 @@ static bool naive_wins(const struct position *p, int r, uint64_t *nodes) {
         make_move(&c, p, moves[i]);
         if (c.result != RESULT_NONE) continue;
         move_t replies[MAX_MOVES];
-        int m = gen_moves(&c, replies);
+        int m = movegen_list(&c, replies);
         bool all = m > 0;
         for (int j = 0; j < m && all; j++) {
             struct position d;
@@ -72,7 +72,7 @@ static int naive_solve(const struct position *p, int maxr, move_t *first, int *n
     while (d <= maxr && !naive_wins(p, d, nodes)) d += 2;
     if (d > maxr) return 0;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     for (int i = 0; i < n; i++) {
         bool win = naive_wins_at_once(p, moves[i]);
         if (!win && d >= 3) {
@@ -80,7 +80,7 @@ static int naive_solve(const struct position *p, int maxr, move_t *first, int *n
             make_move(&c, p, moves[i]);
             if (c.result == RESULT_NONE) {
                 move_t replies[MAX_MOVES];
-                int m = gen_moves(&c, replies);
+                int m = movegen_list(&c, replies);
                 win = m > 0;
                 for (int j = 0; j < m && win; j++) {
                     struct position e;
@@ -106,7 +106,7 @@ static int naive_kind(const struct position *p, move_t m) {
     struct position c;
     make_move(&c, p, m);
     if (c.result == win_for(p->side)) return c.reason;
-    if (c.result == RESULT_NONE && count_moves(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS)
+    if (c.result == RESULT_NONE && movegen_count(&c) == 0 && p->v->no_moves == NO_MOVES_LOSS)
         return END_NO_MOVES;
     return END_NONE;
 }
@@ -115,7 +115,7 @@ static int naive_kind(const struct position *p, move_t m) {
 static void check_win_in_one(const struct position *p, struct one_stats *st) {
     if (p->result != RESULT_NONE) return;
     move_t moves[MAX_MOVES];
-    int n = gen_moves(p, moves);
+    int n = movegen_list(p, moves);
     bool any = false, kinds[8] = {false};
     for (int i = 0; i < n; i++) {
         int k = naive_kind(p, moves[i]);
@@ -166,7 +166,7 @@ static bool scan_game(const struct record *r, int64_t line, void *ctx) {
     /* decided by the rules: a board-rule end, or the side to move without a move */
     const struct position *last = &pos[r->n];
     bool decided = r->n > 0 && (last->result != RESULT_NONE ||
-                                (count_moves(last) == 0 && last->v->no_moves == NO_MOVES_LOSS));
+                                (movegen_count(last) == 0 && last->v->no_moves == NO_MOVES_LOSS));
     if (decided) {
         g->decided++;
         for (int k = 1; k <= 6 && k <= r->n; k++)
@@ -217,7 +217,7 @@ static int compare_with_naive(struct solver *sv, const struct position *p, int m
         struct position cur = *p;
         bool legal = r->line_len == d;
         for (int i = 0; i < r->line_len && legal; i++) {
-            legal = move_is_legal(&cur, r->line[i]);
+            legal = movegen_is_legal(&cur, r->line[i]);
             struct position next;
             make_move(&next, &cur, r->line[i]);
             if (i + 1 == r->line_len) {
@@ -257,7 +257,7 @@ static void random_games(struct one_stats *st, struct solver *sv, uint64_t *naiv
             for (int ply = 0; ply < 400 && p.result == RESULT_NONE; ply++) {
                 check_both_sides(&p, st);
                 move_t moves[MAX_MOVES];
-                int n = gen_moves(&p, moves);
+                int n = movegen_list(&p, moves);
                 if (n == 0) break;
                 /* prefer captures, and attacker moves next to the king, so games get sparse */
                 move_t m = moves[rng_next(&seed) % (uint64_t)n];

@@ -63,14 +63,14 @@ static void check_games(const struct variant *v, int games, uint64_t seed) {
         pos_init_start(&p, v);
         for (int ply = 0; ply < 120 && p.result == RESULT_NONE; ply++) {
             move_t moves[MAX_MOVES], img[MAX_MOVES], mapped[MAX_MOVES];
-            int nm = gen_moves(&p, moves);
+            int nm = movegen_list(&p, moves);
             if (nm == 0) break;
             int k = (int)(sy_rand(&seed) % SYM_NB);
             struct position q;
             sym_position(k, &p, &q);
             char err[120];
             CHECK(pos_valid(&q, err, sizeof err));
-            int ni = gen_moves(&q, img);
+            int ni = movegen_list(&q, img);
             for (int i = 0; i < nm; i++) mapped[i] = sym_move(k, moves[i], n);
             CHECK(same_moves(mapped, nm, img, ni));
             move_t m = moves[sy_rand(&seed) % (uint64_t)nm];

@@ -435,7 +435,7 @@ static void probe_timing(const struct book *b) {
             int k = book_probe(b, &p, hit);
             if (k == 0) break;
             move_t m = hit->moves[mix(&s) % (uint64_t)k];
-            if (!move_is_legal(&p, m)) break;
+            if (!movegen_is_legal(&p, m)) break;
             struct position q;
             make_move(&q, &p, m);
             if (q.result != RESULT_NONE) break;

@@ -219,7 +219,7 @@ static const char *illegal_reason(const struct htp *h, int role, int from, int t
         if (sq == to) break;
     }
     move_t m = move_make(from, to);
-    if (!move_is_legal(p, m)) return "play: only the king may move to a restricted square";
+    if (!movegen_is_legal(p, m)) return "play: only the king may move to a restricted square";
     if (!tafl_move_legal(g, m, NULL, 0)) return "play: you already reached that position";
     return NULL;
 }

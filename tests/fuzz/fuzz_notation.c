@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fen_write(&p, out);
             if (!fen_parse(&q, v, out, err, sizeof err) || q.key != p.key) broken();
             move_t moves[MAX_MOVES];
-            if (gen_moves(&p, moves) != count_moves(&p)) broken();
+            if (movegen_list(&p, moves) != movegen_count(&p)) broken();
         } else if (memcmp(&p, &before, sizeof p) != 0) {
             broken();
         }
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             pos_init_start(&q, &r);
             if (!pos_valid(&q, err, sizeof err)) broken();
             move_t moves[MAX_MOVES];
-            if (gen_moves(&q, moves) != count_moves(&q)) broken();
+            if (movegen_list(&q, moves) != movegen_count(&q)) broken();
             if (opentafl_write_rules(&r, out, sizeof out) < 0) broken();
         } else if (memcmp(&r, &keep, sizeof r) != 0) {
             broken();
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 3: {
         move_t m = 7;
         if (move_parse_legal(&p, text, &m, err, sizeof err)) {
-            if (!move_is_legal(&p, m)) broken();
+            if (!movegen_is_legal(&p, m)) broken();
         } else if (m != 7) {
             broken();
         }
