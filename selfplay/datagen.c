@@ -41,7 +41,7 @@ static int result_code(int result) {
 }
 
 /* Appends one game's positions as a frame; false with a reason. */
-bool datagen_write_game(int fd, const struct variant *v, const struct game_result *g, bool sync,
+bool datagen_write_game(int fd, const struct variant *v, const struct played_game *g, bool sync,
                         char *err, size_t errlen) {
     uint8_t *buf = malloc(DATAGEN_GAME_HEADER + (size_t)g->n * DATAGEN_RECORD);
     if (!buf) {

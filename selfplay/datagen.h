@@ -52,7 +52,7 @@ int datagen_open_append(const char *path, const struct variant *v,
                         size_t notelen, char *err, size_t errlen);
 
 /* Appends one game's positions as a frame; false with a reason. */
-bool datagen_write_game(int fd, const struct variant *v, const struct game_result *g, bool sync,
+bool datagen_write_game(int fd, const struct variant *v, const struct played_game *g, bool sync,
                         char *err, size_t errlen);
 
 /*

@@ -38,7 +38,7 @@ struct worker {
 
 /* A queued result. */
 struct queued {
-    struct game_result *r;
+    struct played_game *r;
     struct queued *next;
 };
 
@@ -133,7 +133,7 @@ int64_t match_next_game(struct match *m) {
 }
 
 /* Queues a finished game (heap-allocated, owned by the match from now on) for the collector. */
-void match_submit(struct match *m, struct game_result *r) {
+void match_submit(struct match *m, struct played_game *r) {
     struct queued *q = malloc(sizeof *q);
     pthread_mutex_lock(&m->lock);
     if (q) {
@@ -157,7 +157,7 @@ static int64_t local_take(void *ctx) {
 }
 
 /* Hands a result to the local collector. */
-static void local_give(void *ctx, struct game_result *r) {
+static void local_give(void *ctx, struct played_game *r) {
     match_submit(ctx, r);
 }
 
@@ -172,7 +172,7 @@ static struct player *worker_player(struct worker *w, int i, char *err, size_t e
 }
 
 /* Plays game g into r. */
-static void worker_play(struct worker *w, int64_t g, struct game_result *r) {
+static void worker_play(struct worker *w, int64_t g, struct played_game *r) {
     struct match *m = w->m;
     int who[SIDE_NB];
     game_encounter(m, g, &who[SIDE_ATTACKERS], &who[SIDE_DEFENDERS]);
@@ -217,7 +217,7 @@ static void *worker_main(void *arg) {
     for (;;) {
         int64_t g = atomic_load(&m->stop) ? -1 : m->take(m->take_ctx);
         if (g < 0) break;
-        struct game_result *r = malloc(sizeof *r);
+        struct played_game *r = malloc(sizeof *r);
         if (!r) break;
         worker_play(w, g, r);
         if (r->end == GAME_END_ABORTED) {
@@ -662,7 +662,7 @@ void match_close(struct match *m) {
 }
 
 /* Writes a finished game's data and record, counts it, and notes faults; false on I/O errors. */
-static bool collect_one(struct match *m, struct game_result *r, char *err, size_t errlen) {
+static bool collect_one(struct match *m, struct played_game *r, char *err, size_t errlen) {
     if (r->index < 0 || r->index >= m->total || m->out[r->index].done) return true;
     int who[SIDE_NB];
     game_encounter(m, r->index, &who[SIDE_ATTACKERS], &who[SIDE_DEFENDERS]);

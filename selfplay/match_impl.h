@@ -18,7 +18,7 @@
 struct match;
 
 typedef int64_t (*match_take_fn)(void *ctx);
-typedef void (*match_give_fn)(void *ctx, struct game_result *r);
+typedef void (*match_give_fn)(void *ctx, struct played_game *r);
 
 /* Builds a tournament (and, for the collector, resumes its records); NULL with a reason. */
 struct match *match_open(const struct match_config *cfg, bool collector, char *err, size_t errlen);
@@ -30,7 +30,7 @@ void match_close(struct match *m);
 int64_t match_next_game(struct match *m);
 
 /* Queues a finished game (heap-allocated, owned by the match from now on) for the collector. */
-void match_submit(struct match *m, struct game_result *r);
+void match_submit(struct match *m, struct played_game *r);
 
 /* Starts n worker threads fed by take and emptied by give; false with a reason. */
 bool match_start_workers(struct match *m, int n, match_take_fn take, match_give_fn give, void *ctx,

@@ -55,7 +55,7 @@ enum { HEADER_WORDS = 8 + SIDE_NB * TIME_WORDS, POLL_MS = 2 };
 
 /* Packs a result into a new buffer: header words, then moves, captures, scores, score flags,
    detail. */
-static char *pack(const struct game_result *r, int *len) {
+static char *pack(const struct played_game *r, int *len) {
     size_t dl = strlen(r->detail), n = (size_t)r->n;
     size_t size = HEADER_WORDS * 8 + n * PLY_BYTES + dl;
     char *buf = malloc(size);
@@ -84,15 +84,15 @@ static char *pack(const struct game_result *r, int *len) {
     return buf;
 }
 
-/* Unpacks a result from len bytes into a new game_result; NULL if the bytes do not fit. */
-static struct game_result *unpack(const char *buf, int len) {
+/* Unpacks a result from len bytes into a new played_game; NULL if the bytes do not fit. */
+static struct played_game *unpack(const char *buf, int len) {
     int64_t h[HEADER_WORDS];
     if (len < (int)sizeof h) return NULL;
     memcpy(h, buf, sizeof h);
     if (h[6] < 0 || h[6] > MAX_GAME_PLIES || h[7] < 0 || h[7] >= PLAYER_WHY_MAX ||
         (size_t)len != sizeof h + (size_t)h[6] * PLY_BYTES + (size_t)h[7])
         return NULL;
-    struct game_result *r = malloc(sizeof *r);
+    struct played_game *r = malloc(sizeof *r);
     if (!r) return NULL;
     size_t n = (size_t)h[6];
     r->index = h[0];
@@ -177,7 +177,7 @@ static int run_root(const struct match_config *cfg, struct match_status *out, in
                 int64_t g = stopping || !m ? -1 : match_next_game(m);
                 MPI_Send(&g, 1, MPI_INT64_T, src, TAG_WORK, MPI_COMM_WORLD);
             } else if (st.MPI_TAG == TAG_RESULT) {
-                struct game_result *r = m ? unpack(buf, len) : NULL;
+                struct played_game *r = m ? unpack(buf, len) : NULL;
                 if (r) match_submit(m, r);
                 if (r && remote_games) remote_games[src]++;
             } else if (st.MPI_TAG == TAG_BYE) {
@@ -218,7 +218,7 @@ struct proxy {
     int busy;    /* games being played here */
     bool nomore; /* rank 0 has no more games */
     bool stop;   /* rank 0 said stop */
-    struct game_result **outbox;
+    struct played_game **outbox;
     int nout, outcap;
 };
 
@@ -239,7 +239,7 @@ static int64_t proxy_take(void *ctx) {
 }
 
 /* Queues a local result for sending. */
-static void proxy_give(void *ctx, struct game_result *r) {
+static void proxy_give(void *ctx, struct played_game *r) {
     struct proxy *p = ctx;
     pthread_mutex_lock(&p->lock);
     if (p->nout < p->outcap)
@@ -254,7 +254,7 @@ static void proxy_give(void *ctx, struct game_result *r) {
 static void send_results(struct proxy *p) {
     pthread_mutex_lock(&p->lock);
     int n = p->nout;
-    struct game_result *list[64];
+    struct played_game *list[64];
     if (n > 64) n = 64;
     memcpy(list, p->outbox, (size_t)n * sizeof *list);
     memmove(p->outbox, p->outbox + n, (size_t)(p->nout - n) * sizeof *list);

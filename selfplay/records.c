@@ -49,7 +49,7 @@ static bool put(char **buf, size_t *len, size_t *cap, const char *text) {
  * Formats a finished game as a record line (with its newline) into a new buffer (free()); names
  * are the players of the attackers and the defenders. NULL if out of memory.
  */
-char *records_format(const struct variant *v, const struct game_result *g,
+char *records_format(const struct variant *v, const struct played_game *g,
                      const char *const names[SIDE_NB]) {
     size_t len = 0, cap = 256;
     char *buf = malloc(cap), text[MOVE_TEXT_MAX + 2], tail[512], vname[VARIANT_NAME_MAX];

@@ -51,7 +51,7 @@ void records_variant_name(const struct variant *v, char *out, size_t outlen);
  * Formats a finished game as a record line (with its newline) into a new buffer (free()); names
  * are the players of the attackers and the defenders. NULL if out of memory.
  */
-char *records_format(const struct variant *v, const struct game_result *g,
+char *records_format(const struct variant *v, const struct played_game *g,
                      const char *const names[SIDE_NB]);
 
 /* Counts the men each side took in the first n plies of a game of v with these captures. */

@@ -57,7 +57,7 @@ static int64_t now_ms(void) {
 }
 
 /* Ends the game with side `loser` losing by a fault. */
-static void lose(struct game_result *out, int loser, int end, const char *who, const char *why) {
+static void lose(struct played_game *out, int loser, int end, const char *who, const char *why) {
     out->end = (uint8_t)end;
     out->loser = (uint8_t)loser;
     out->result = loser == SIDE_ATTACKERS ? RESULT_DEFENDERS : RESULT_ATTACKERS;
@@ -106,7 +106,7 @@ static int adjudicate(struct adjudicator *a, const struct adjudication *adj, int
 /* Asks the mover for a move; false when the game ended (by a fault or an abort). */
 static bool ask(struct player *p, const char *who, struct player_go *go,
                 const struct adjudication *adj, int64_t *clock, struct player_reply *rep,
-                struct game_result *out) {
+                struct played_game *out) {
     int side = tafl_pos(go->game)->side;
     int64_t allowed = -1;
     if (go->tc.kind == TC_MOVETIME) allowed = go->tc.movetime_ms;
@@ -154,7 +154,7 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
                   const struct adjudication *adj, atomic_bool *stop, struct tafl *game,
-                  struct game_result *out) {
+                  struct played_game *out) {
     static const char *const side_names[SIDE_NB] = {"attackers", "defenders"};
     struct position start;
     pos_init_start(&start, v);

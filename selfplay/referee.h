@@ -9,7 +9,7 @@
  * A player that crashes, hangs, answers with no move or an illegal move, or oversteps its time by
  * more than time_margin_ms loses the game. The opening plies are played by the referee.
  *
- * A struct game_result keeps what records and training data need: every ply with the men it
+ * A struct played_game keeps what records and training data need: every ply with the men it
  * captured (kept as the ply was played, so nothing is replayed to write them), and each ply's
  * score as the mover gave it.
  */
@@ -54,7 +54,7 @@ struct move_times {
     int64_t min_left_ms;     /* the least left on its clock after a move (-1: no clock) */
 };
 
-struct game_result {
+struct played_game {
     int64_t index;  /* the game's number in the tournament */
     uint8_t result; /* enum result */
     uint8_t end;    /* enum game_end */
@@ -87,6 +87,6 @@ bool game_end_parse(const char *word, int *end, int *reason);
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
                   const struct adjudication *adj, atomic_bool *stop, struct tafl *game,
-                  struct game_result *out);
+                  struct played_game *out);
 
 #endif

@@ -103,7 +103,7 @@ static void test_real_games(void) {
 }
 
 /* Fills g with the first n plies of a real game, with made-up scores from ply 2 on. */
-static void real_game(struct game_result *g, const char *line, const struct variant *v, int n) {
+static void real_game(struct played_game *g, const char *line, const struct variant *v, int n) {
     struct record *r = malloc(sizeof *r);
     struct tafl *t = tafl_new(v);
     char err[300];
@@ -130,7 +130,7 @@ static const char king_escapes[] = "k8-g8 h6-h8xg8 j6-j11 g6-j6 k7-k10 f6-i6 k5-
 /* A game formats to the extended line and reads back the same, timeout word included. */
 static void test_round_trip(void) {
     const struct variant *v = variant_by_name("copenhagen");
-    struct game_result *g = malloc(sizeof *g);
+    struct played_game *g = malloc(sizeof *g);
     struct record *r = malloc(sizeof *r);
     struct tafl *t = tafl_new(v);
     real_game(g, king_escapes, v, 9);
@@ -200,7 +200,7 @@ static void test_bad_lines(void) {
 /* Writes n record frames of the escape game with game numbers 0..n-1; returns each frame end. */
 static void write_records(const char *path, int n, long *ends) {
     const struct variant *v = variant_by_name("copenhagen");
-    struct game_result *g = malloc(sizeof *g);
+    struct played_game *g = malloc(sizeof *g);
     struct tafl *t = tafl_new(v);
     real_game(g, king_escapes, v, 9);
     g->result = RESULT_DRAW;
@@ -301,7 +301,7 @@ static void test_resume_and_damage(void) {
 
 /* Counts training positions and checks them against the replayed game. */
 struct data_check {
-    const struct game_result *g;
+    const struct played_game *g;
     const struct variant *v;
     int64_t seen, bad;
 };
@@ -331,7 +331,7 @@ static bool two_records(int64_t game, void *ctx) {
 static void test_datagen(void) {
     const char *path = tmp_path(1, "data.bin.zst");
     const struct variant *v = variant_by_name("copenhagen");
-    struct game_result *g = malloc(sizeof *g);
+    struct played_game *g = malloc(sizeof *g);
     struct tafl *t = tafl_new(v);
     char note[400], err[600];
     real_game(g, king_escapes, v, 10);
