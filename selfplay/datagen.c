@@ -51,7 +51,7 @@ bool datagen_write_game(int fd, const struct variant *v, const struct played_gam
     struct position pos;
     pos_init_start(&pos, v);
     int count = 0;
-    bool adjudicated = g->end != GAME_END_RULES;
+    bool adjudicated = g->end != PLAYED_END_RULES;
     for (int i = 0; i < g->n; i++) {
         const struct position *p = &pos;
         if (i >= g->opening_plies && g->has_score[i]) {

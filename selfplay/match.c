@@ -15,7 +15,7 @@
 #include "selfplay/records.h"
 
 enum { GAME_TODO, GAME_RUNNING, GAME_DONE };
-enum { NOTE_MAX = 700, END_SLOTS = GAME_END_NB + 8 };
+enum { NOTE_MAX = 700, END_SLOTS = PLAYED_END_NB + 8 };
 
 /* What the statistics need of a finished game. */
 struct outcome {
@@ -74,7 +74,7 @@ struct match {
 
 /* Returns the slot of an end: the rule reasons 0..7, then the referee's ends from 8. */
 static int end_slot(int end, int reason) {
-    return end == GAME_END_RULES ? reason & 7 : 8 + end;
+    return end == PLAYED_END_RULES ? reason & 7 : 8 + end;
 }
 
 /* Returns the index in match_status.ends of an end. */
@@ -84,7 +84,7 @@ int match_end_slot(int end, int reason) {
 
 /* Returns the text word of an ends slot. */
 const char *match_end_slot_word(int slot) {
-    return slot < 8 ? game_end_word(GAME_END_RULES, slot) : game_end_word(slot - 8, 0);
+    return slot < 8 ? played_end_word(PLAYED_END_RULES, slot) : played_end_word(slot - 8, 0);
 }
 
 /* Sends a note to the caller. */
@@ -188,7 +188,7 @@ static void worker_play(struct worker *w, int64_t g, struct played_game *r) {
         tc[s] = m->cfg.players[who[s]].tc;
         if (!(p[s] = worker_player(w, who[s], err, sizeof err))) {
             r->result = s == SIDE_ATTACKERS ? RESULT_DEFENDERS : RESULT_ATTACKERS;
-            r->end = GAME_END_CRASH;
+            r->end = PLAYED_END_CRASH;
             r->loser = (uint8_t)s;
             snprintf(r->detail, sizeof r->detail, "cannot start: %s", err);
             return;
@@ -196,7 +196,7 @@ static void worker_play(struct worker *w, int64_t g, struct played_game *r) {
     }
     if (!round_opening(m, g / 2 / m->nenc, &o)) {
         r->result = RESULT_NONE;
-        r->end = GAME_END_ABORTED;
+        r->end = PLAYED_END_ABORTED;
         snprintf(r->detail, sizeof r->detail, "no random opening of %d plies", m->cfg.random_plies);
         return;
     }
@@ -220,7 +220,7 @@ static void *worker_main(void *arg) {
         struct played_game *r = malloc(sizeof *r);
         if (!r) break;
         worker_play(w, g, r);
-        if (r->end == GAME_END_ABORTED) {
+        if (r->end == PLAYED_END_ABORTED) {
             free(r);
             if (atomic_load(&m->stop)) break;
             continue;
@@ -365,7 +365,7 @@ static void store_outcome(struct match *m, int64_t g, int result, int end, int r
                           const bb_t *captures) {
     struct outcome *o = &m->out[g];
     records_count_taken(m->cfg.v, n, captures, o->taken);
-    if (end == GAME_END_RULES && reason == END_KING_CAPTURED) o->taken[SIDE_ATTACKERS]++;
+    if (end == PLAYED_END_RULES && reason == END_KING_CAPTURED) o->taken[SIDE_ATTACKERS]++;
     o->result = (uint8_t)result;
     o->end = (uint8_t)end;
     o->reason = (uint8_t)reason;
@@ -683,10 +683,10 @@ static bool collect_one(struct match *m, struct played_game *r, char *err, size_
             return false;
         }
     }
-    if (r->end >= GAME_END_TIMEOUT && r->end <= GAME_END_ILLEGAL) {
+    if (r->end >= PLAYED_END_TIMEOUT && r->end <= PLAYED_END_ILLEGAL) {
         char text[NOTE_MAX];
         snprintf(text, sizeof text, "game %lld: %s lost by %s (%s)", (long long)r->index,
-                 names[r->loser & 1], game_end_word(r->end, r->reason), r->detail);
+                 names[r->loser & 1], played_end_word(r->end, r->reason), r->detail);
         note(m, text);
     }
     store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->captures);

@@ -95,7 +95,7 @@ struct match_status {
     double seconds;   /* wall time of this run */
     int nenc;
     struct match_encounter *enc;
-    int64_t ends[GAME_END_NB + 8]; /* counted games by end: rules reasons first, then the rest */
+    int64_t ends[PLAYED_END_NB + 8]; /* counted games by end: rules reasons first, then the rest */
     bool use_sprt;
     enum sprt_state sprt; /* the decision so far */
     bool done;            /* every game counted, or the SPRT decided */

@@ -63,13 +63,13 @@ char *records_format(const struct variant *v, const struct played_game *g,
         move_write_captures(g->moves[i], g->captures[i], v->size, text + (i > 0));
         ok = put(&buf, &len, &cap, text);
     }
-    if (ok && (g->end == GAME_END_TIMEOUT || g->end == GAME_END_HANG))
+    if (ok && (g->end == PLAYED_END_TIMEOUT || g->end == PLAYED_END_HANG))
         ok = put(&buf, &len, &cap, g->n > 0 ? " timeout" : "timeout");
     records_variant_name(v, vname, sizeof vname);
     snprintf(tail, sizeof tail, ",%d,%d,%s,%s,%s,%s,%d,%lld,%s\n", taken[SIDE_ATTACKERS],
              taken[SIDE_DEFENDERS], status_words[g->result & 3], vname, names[SIDE_ATTACKERS],
              names[SIDE_DEFENDERS], g->opening_plies, (long long)g->index,
-             game_end_word(g->end, g->reason));
+             played_end_word(g->end, g->reason));
     if (!ok || !put(&buf, &len, &cap, tail)) {
         free(buf);
         return NULL;
@@ -155,10 +155,10 @@ static bool replay(const char *s, size_t n, struct record *out, struct tafl *t, 
 
 /* Checks that an extended line's status and end agree with the replayed game. */
 static bool check_end(const struct record *r, const struct tafl *t, char *err, size_t errlen) {
-    if (r->end == GAME_END_RULES) {
+    if (r->end == PLAYED_END_RULES) {
         if (t->result != r->result || t->reason != r->reason) {
             snprintf(err, errlen, "the line says %s by %s, but the moves do not end so",
-                     status_words[r->result & 3], game_end_word(r->end, r->reason));
+                     status_words[r->result & 3], played_end_word(r->end, r->reason));
             return false;
         }
         return true;
@@ -167,16 +167,16 @@ static bool check_end(const struct record *r, const struct tafl *t, char *err, s
         snprintf(err, errlen, "the game ends by the rules before its last ply");
         return false;
     }
-    bool draw_end =
-        r->end == GAME_END_MAX_PLIES || r->end == GAME_END_QUIET || r->end == GAME_END_DRAW_AGREED;
+    bool draw_end = r->end == PLAYED_END_MAX_PLIES || r->end == PLAYED_END_QUIET ||
+                    r->end == PLAYED_END_DRAW_AGREED;
     if (draw_end != (r->result == RESULT_DRAW) || r->result == RESULT_NONE) {
         snprintf(err, errlen, "status %s does not fit the end %s", status_words[r->result & 3],
-                 game_end_word(r->end, r->reason));
+                 played_end_word(r->end, r->reason));
         return false;
     }
-    if ((r->end == GAME_END_TIMEOUT || r->end == GAME_END_HANG) != r->timeout) {
+    if ((r->end == PLAYED_END_TIMEOUT || r->end == PLAYED_END_HANG) != r->timeout) {
         snprintf(err, errlen, "the word timeout does not fit the end %s",
-                 game_end_word(r->end, r->reason));
+                 played_end_word(r->end, r->reason));
         return false;
     }
     return true;
@@ -240,7 +240,7 @@ bool records_parse(const char *line, size_t len, const struct variant *v, struct
             !field_number(f[7], fl[7], OPENING_MAX_PLIES, &num) ||
             (out->opening_plies = (int)num, !field_number(f[8], fl[8], INT64_C(1) << 40, &num)) ||
             (out->game = num, !field_copy(f[9], fl[9], word, sizeof word)) ||
-            !game_end_parse(word, &end, &reason)) {
+            !played_end_parse(word, &end, &reason)) {
             snprintf(err, errlen, "the tournament fields '%.*s' are malformed",
                      (int)(len - (size_t)(f[4] - line) < 80 ? len - (size_t)(f[4] - line) : 80),
                      f[4]);

@@ -38,7 +38,7 @@ struct record {
     char players[SIDE_NB][PLAYER_NAME_MAX];
     int opening_plies;
     int64_t game;
-    int end, reason; /* enum game_end, enum end_reason (extended lines) */
+    int end, reason; /* enum played_end, enum end_reason (extended lines) */
     const struct variant *v;
     move_t moves[MAX_GAME_PLIES]; /* (the large arrays last: a parse clears what comes before) */
     bb_t captures[MAX_GAME_PLIES];

@@ -7,10 +7,10 @@
 
 enum { HANG_GRACE_MS = 1000 };
 
-/* The record words of the ends, GAME_END_RULES by reason first. */
+/* The record words of the ends, PLAYED_END_RULES by reason first. */
 static const char *const rule_words[] = {"none",      "escape",    "king_captured", "immobile_king",
                                          "encircled", "exit_fort", "repetition",    "no_moves"};
-static const char *const end_words[GAME_END_NB] = {
+static const char *const end_words[PLAYED_END_NB] = {
     "rules",   "max_plies", "quiet_plies", "resign",       "draw_agreed",
     "timeout", "hang",      "crash",       "illegal_move", "aborted"};
 
@@ -24,23 +24,23 @@ void adjudication_default(struct adjudication *a) {
 }
 
 /* Returns the record word of an end ("escape", "max_plies", "crash", ...). */
-const char *game_end_word(int end, int reason) {
-    if (end == GAME_END_RULES)
+const char *played_end_word(int end, int reason) {
+    if (end == PLAYED_END_RULES)
         return reason >= 0 && reason < (int)(sizeof rule_words / sizeof *rule_words)
                    ? rule_words[reason]
                    : "rules";
-    return end >= 0 && end < GAME_END_NB ? end_words[end] : "unknown";
+    return end >= 0 && end < PLAYED_END_NB ? end_words[end] : "unknown";
 }
 
 /* Reads a record word back into end and reason; false if it is none of them. */
-bool game_end_parse(const char *word, int *end, int *reason) {
+bool played_end_parse(const char *word, int *end, int *reason) {
     for (int r = 1; r < (int)(sizeof rule_words / sizeof *rule_words); r++)
         if (strcmp(word, rule_words[r]) == 0) {
-            *end = GAME_END_RULES;
+            *end = PLAYED_END_RULES;
             *reason = r;
             return true;
         }
-    for (int e = GAME_END_MAX_PLIES; e < GAME_END_ABORTED; e++)
+    for (int e = PLAYED_END_MAX_PLIES; e < PLAYED_END_ABORTED; e++)
         if (strcmp(word, end_words[e]) == 0) {
             *end = e;
             *reason = END_NONE;
@@ -88,7 +88,7 @@ static int adjudicate(struct adjudicator *a, const struct adjudication *adj, int
         a->win_run[side] = score >= adj->resign_score ? a->win_run[side] + 1 : 0;
         for (int s = 0; s < SIDE_NB; s++)
             if (a->resign_run[s] >= adj->resign_moves && a->win_run[!s] >= adj->resign_moves) {
-                *end = GAME_END_RESIGN;
+                *end = PLAYED_END_RESIGN;
                 return s == SIDE_ATTACKERS ? RESULT_DEFENDERS : RESULT_ATTACKERS;
             }
     }
@@ -96,7 +96,7 @@ static int adjudicate(struct adjudicator *a, const struct adjudication *adj, int
         bool level = score <= adj->draw_score && score >= -adj->draw_score;
         a->draw_run = level && ply > adj->draw_after ? a->draw_run + 1 : 0;
         if (a->draw_run >= 2 * adj->draw_moves) {
-            *end = GAME_END_DRAW_AGREED;
+            *end = PLAYED_END_DRAW_AGREED;
             return RESULT_DRAW;
         }
     }
@@ -118,22 +118,22 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
     char why[PLAYER_WHY_MAX + 40];
     switch (st) {
     case PLAYER_OK: break;
-    case PLAYER_CRASHED: lose(out, side, GAME_END_CRASH, who, rep->why); return false;
-    case PLAYER_HUNG: lose(out, side, GAME_END_HANG, who, rep->why); return false;
-    case PLAYER_BAD_MOVE: lose(out, side, GAME_END_ILLEGAL, who, rep->why); return false;
-    case PLAYER_ABORTED: out->end = GAME_END_ABORTED; return false;
+    case PLAYER_CRASHED: lose(out, side, PLAYED_END_CRASH, who, rep->why); return false;
+    case PLAYER_HUNG: lose(out, side, PLAYED_END_HANG, who, rep->why); return false;
+    case PLAYER_BAD_MOVE: lose(out, side, PLAYED_END_ILLEGAL, who, rep->why); return false;
+    case PLAYER_ABORTED: out->end = PLAYED_END_ABORTED; return false;
     }
     char err[120], text[MOVE_TEXT_MAX];
     if (!tafl_move_legal(go->game, rep->move, err, sizeof err)) {
         move_write(rep->move, go->game->v->size, text);
         snprintf(why, sizeof why, "played %s: %s", text, err);
-        lose(out, side, GAME_END_ILLEGAL, who, why);
+        lose(out, side, PLAYED_END_ILLEGAL, who, why);
         return false;
     }
     if (allowed >= 0 && used > allowed + adj->time_margin_ms) {
         snprintf(why, sizeof why, "took %lld ms with %lld ms left", (long long)used,
                  (long long)allowed);
-        lose(out, side, GAME_END_TIMEOUT, who, why);
+        lose(out, side, PLAYED_END_TIMEOUT, who, why);
         return false;
     }
     if (go->tc.kind == TC_CLOCK) clock[side] += go->inc_ms[side] - used;
@@ -149,7 +149,7 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
 
 /*
  * Plays a game: players[s] plays side s with time control tc[s]. game is scratch space. Stops
- * early (GAME_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
+ * early (PLAYED_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
  */
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
@@ -160,7 +160,7 @@ void referee_play(const struct variant *v, const struct opening *opening,
     pos_init_start(&start, v);
     tafl_reset(game, &start);
     out->result = RESULT_NONE;
-    out->end = GAME_END_RULES;
+    out->end = PLAYED_END_RULES;
     out->reason = END_NONE;
     out->loser = 0;
     out->detail[0] = '\0';
@@ -179,33 +179,33 @@ void referee_play(const struct variant *v, const struct opening *opening,
             clock[s] = tc[s].base_ms;
             go.inc_ms[s] = tc[s].inc_ms;
         }
-        if (out->result == RESULT_NONE && out->end != GAME_END_ABORTED &&
+        if (out->result == RESULT_NONE && out->end != PLAYED_END_ABORTED &&
             !players[s]->ops->new_game(players[s]->self, v, err, sizeof err)) {
             if (atomic_load(stop))
-                out->end = GAME_END_ABORTED;
+                out->end = PLAYED_END_ABORTED;
             else
-                lose(out, s, GAME_END_CRASH, side_names[s], err);
+                lose(out, s, PLAYED_END_CRASH, side_names[s], err);
         }
     }
     struct adjudicator adjr = {0};
-    while (out->result == RESULT_NONE && out->end != GAME_END_ABORTED) {
+    while (out->result == RESULT_NONE && out->end != PLAYED_END_ABORTED) {
         if (game->result != RESULT_NONE) {
             out->result = game->result;
             out->reason = game->reason;
             break;
         }
-        int end = GAME_END_RULES;
+        int end = PLAYED_END_RULES;
         if ((adj->max_plies > 0 && game->n >= adj->max_plies) || game->n >= MAX_GAME_PLIES)
-            end = GAME_END_MAX_PLIES;
+            end = PLAYED_END_MAX_PLIES;
         else if (adj->max_quiet > 0 && quiet_plies(game) >= adj->max_quiet)
-            end = GAME_END_QUIET;
-        if (end != GAME_END_RULES) {
+            end = PLAYED_END_QUIET;
+        if (end != PLAYED_END_RULES) {
             out->end = (uint8_t)end;
             out->result = RESULT_DRAW;
             break;
         }
         if (atomic_load(stop)) {
-            out->end = GAME_END_ABORTED;
+            out->end = PLAYED_END_ABORTED;
             break;
         }
         int side = tafl_pos(game)->side;

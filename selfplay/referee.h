@@ -24,18 +24,18 @@
 #include "selfplay/player.h"
 
 /* How a game ended: by a rule (reason in tafl_reason) or by the referee. */
-enum game_end {
-    GAME_END_RULES,
-    GAME_END_MAX_PLIES,
-    GAME_END_QUIET,
-    GAME_END_RESIGN,
-    GAME_END_DRAW_AGREED,
-    GAME_END_TIMEOUT, /* over the time control */
-    GAME_END_HANG,    /* no answer at all */
-    GAME_END_CRASH,
-    GAME_END_ILLEGAL,
-    GAME_END_ABORTED, /* the match stopped first: not a result */
-    GAME_END_NB
+enum played_end {
+    PLAYED_END_RULES,
+    PLAYED_END_MAX_PLIES,
+    PLAYED_END_QUIET,
+    PLAYED_END_RESIGN,
+    PLAYED_END_DRAW_AGREED,
+    PLAYED_END_TIMEOUT, /* over the time control */
+    PLAYED_END_HANG,    /* no answer at all */
+    PLAYED_END_CRASH,
+    PLAYED_END_ILLEGAL,
+    PLAYED_END_ABORTED, /* the match stopped first: not a result */
+    PLAYED_END_NB
 };
 
 struct adjudication {
@@ -57,8 +57,8 @@ struct move_times {
 struct played_game {
     int64_t index;  /* the game's number in the tournament */
     uint8_t result; /* enum result */
-    uint8_t end;    /* enum game_end */
-    uint8_t reason; /* enum end_reason when end is GAME_END_RULES */
+    uint8_t end;    /* enum played_end */
+    uint8_t reason; /* enum end_reason when end is PLAYED_END_RULES */
     uint8_t loser;  /* the side that lost by a fault (timeout, hang, crash, illegal move) */
     int opening_plies;
     int n; /* plies */
@@ -75,14 +75,14 @@ struct played_game {
 void adjudication_default(struct adjudication *a);
 
 /* Returns the record word of an end ("escape", "max_plies", "crash", ...). */
-const char *game_end_word(int end, int reason);
+const char *played_end_word(int end, int reason);
 
 /* Reads a record word back into end and reason; false if it is none of them. */
-bool game_end_parse(const char *word, int *end, int *reason);
+bool played_end_parse(const char *word, int *end, int *reason);
 
 /*
  * Plays a game: players[s] plays side s with time control tc[s]. game is scratch space. Stops
- * early (GAME_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
+ * early (PLAYED_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
  */
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],

@@ -93,7 +93,7 @@ static void check_books(const struct match_status *st, int64_t n) {
     for (int s = 0; s < SIDE_NB; s++)
         for (int r = 0; r < 3; r++) games += e->wdl[s][r];
     for (int i = 0; i < STATS_PENTA; i++) pairs += e->penta[i];
-    for (int i = 0; i < GAME_END_NB + 8; i++) ends += st->ends[i];
+    for (int i = 0; i < PLAYED_END_NB + 8; i++) ends += st->ends[i];
     CHECK_EQ_INT(st->counted, n);
     CHECK_EQ_INT(games, n);
     CHECK_EQ_INT(pairs, n / 2);
@@ -206,9 +206,9 @@ static int64_t alpha_wins(const struct match_status *st) {
 static void test_faulty_engines(void) {
     struct match_status st;
     char err[400];
-    int crash = match_end_slot(GAME_END_CRASH, 0), hang = match_end_slot(GAME_END_HANG, 0),
-        illegal = match_end_slot(GAME_END_ILLEGAL, 0),
-        timeout = match_end_slot(GAME_END_TIMEOUT, 0);
+    int crash = match_end_slot(PLAYED_END_CRASH, 0), hang = match_end_slot(PLAYED_END_HANG, 0),
+        illegal = match_end_slot(PLAYED_END_ILLEGAL, 0),
+        timeout = match_end_slot(PLAYED_END_TIMEOUT, 0);
     /* a sound fake engine plays out its games */
     CHECK(against_fake("", 2, NULL, 0, &st, err, sizeof err) == 0);
     check_books(&st, 2);
@@ -294,12 +294,12 @@ static void test_adjudication(void) {
     adj.resign_moves = 3;
     adj.resign_score = 500;
     CHECK(fakes("--score 700", "--score -700", &adj, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_RESIGN, 0)], 2);
+    CHECK_EQ_INT(st.ends[match_end_slot(PLAYED_END_RESIGN, 0)], 2);
     CHECK_EQ_INT(alpha_wins(&st), 2); /* "one" is the first player */
     match_status_free(&st);
     /* only one side sure: no resignation (the rules or the ply limit end the games) */
     CHECK(fakes("--score 700", "--score 0", &adj, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_RESIGN, 0)], 0);
+    CHECK_EQ_INT(st.ends[match_end_slot(PLAYED_END_RESIGN, 0)], 0);
     match_status_free(&st);
     /* both level: an agreed draw after 2 moves each, from ply 10 on */
     adjudication_default(&adj);
@@ -307,7 +307,7 @@ static void test_adjudication(void) {
     adj.draw_score = 10;
     adj.draw_after = 10;
     CHECK(fakes("--score 5", "--score -5", &adj, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_DRAW_AGREED, 0)], 2);
+    CHECK_EQ_INT(st.ends[match_end_slot(PLAYED_END_DRAW_AGREED, 0)], 2);
     CHECK_EQ_INT(st.enc[0].wdl[0][1] + st.enc[0].wdl[1][1], 2);
     CHECK(st.plies >= 2 * 14);
     match_status_free(&st);
@@ -316,14 +316,14 @@ static void test_adjudication(void) {
     adjudication_default(&adj);
     adj.max_plies = 12;
     CHECK(fakes("", "", &adj, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_MAX_PLIES, 0)], 2);
+    CHECK_EQ_INT(st.ends[match_end_slot(PLAYED_END_MAX_PLIES, 0)], 2);
     CHECK_EQ_INT(st.plies, 24);
     match_status_free(&st);
     /* no capture for 4 plies after the opening's last capture: a quiet draw */
     adjudication_default(&adj);
     adj.max_quiet = 4;
     CHECK(fakes("", "", &adj, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[match_end_slot(GAME_END_QUIET, 0)], 2);
+    CHECK_EQ_INT(st.ends[match_end_slot(PLAYED_END_QUIET, 0)], 2);
     match_status_free(&st);
 }
 

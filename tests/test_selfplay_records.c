@@ -114,7 +114,7 @@ static void real_game(struct played_game *g, const char *line, const struct vari
     memcpy(g->captures, r->captures, (size_t)g->n * sizeof(bb_t));
     g->result = g->n == r->n ? (uint8_t)t->result : RESULT_NONE;
     g->reason = g->n == r->n ? t->reason : END_NONE;
-    g->end = GAME_END_RULES;
+    g->end = PLAYED_END_RULES;
     for (int i = 0; i < g->n; i++) {
         g->has_score[i] = i >= 2;
         g->score[i] = (int16_t)(i * 7 - 50);
@@ -136,7 +136,7 @@ static void test_round_trip(void) {
     real_game(g, king_escapes, v, 9);
     CHECK_EQ_INT(g->n, 9);
     g->result = RESULT_ATTACKERS;
-    g->end = GAME_END_TIMEOUT;
+    g->end = PLAYED_END_TIMEOUT;
     g->loser = SIDE_DEFENDERS;
     g->opening_plies = 2;
     g->index = 41;
@@ -152,7 +152,7 @@ static void test_round_trip(void) {
     CHECK_EQ_INT(r->result, RESULT_ATTACKERS);
     CHECK_EQ_INT(r->game, 41);
     CHECK_EQ_INT(r->opening_plies, 2);
-    CHECK_EQ_INT(r->end, GAME_END_TIMEOUT);
+    CHECK_EQ_INT(r->end, PLAYED_END_TIMEOUT);
     CHECK_EQ_STR(r->players[0], "alpha");
     CHECK_EQ_STR(r->players[1], "beta.2");
     CHECK_EQ_INT(r->taken[0], 0);
@@ -204,7 +204,7 @@ static void write_records(const char *path, int n, long *ends) {
     struct tafl *t = tafl_new(v);
     real_game(g, king_escapes, v, 9);
     g->result = RESULT_DRAW;
-    g->end = GAME_END_DRAW_AGREED;
+    g->end = PLAYED_END_DRAW_AGREED;
     unlink(path);
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     const char *names[SIDE_NB] = {"a", "b"};

@@ -29,7 +29,7 @@ struct games_args {
     bool variant_given;
     FILE *out;
     /* summary */
-    int64_t games, plies, by_status[STATUS_NB], ends[GAME_END_NB + 8], timeouts;
+    int64_t games, plies, by_status[STATUS_NB], ends[PLAYED_END_NB + 8], timeouts;
     int nplayers;
     char pname[SUMMARY_PLAYERS][PLAYER_NAME_MAX];
     int64_t pwdl[SUMMARY_PLAYERS][3];
@@ -95,7 +95,7 @@ static void write_moves(FILE *out, const struct record *r, int from, int to, boo
         if (otn) {
             char *x = strchr(text, 'x');
             while (x && (x = strchr(x + 1, 'x'))) *x = '/';
-            if (i == r->n - 1 && r->extended && r->end == GAME_END_RULES)
+            if (i == r->n - 1 && r->extended && r->end == PLAYED_END_RULES)
                 strcat(text, r->reason == END_ESCAPE          ? "--"
                              : r->reason == END_KING_CAPTURED ? "++"
                                                               : "");
@@ -112,7 +112,7 @@ static void write_line(FILE *out, const struct record *r) {
     fprintf(out, ",%d,%d,%s", r->taken[0], r->taken[1], status[r->result & 3]);
     if (r->extended)
         fprintf(out, ",%s,%s,%s,%d,%lld,%s", r->variant, r->players[0], r->players[1],
-                r->opening_plies, (long long)r->game, game_end_word(r->end, r->reason));
+                r->opening_plies, (long long)r->game, played_end_word(r->end, r->reason));
     fprintf(out, "\n");
 }
 
@@ -126,8 +126,8 @@ static void write_otg(FILE *out, const struct record *r, int64_t line) {
     fprintf(out, "[result:%s]\n", result[r->result & 3]);
     if (r->extended)
         fprintf(out, "[termination:%s]\n",
-                r->end == GAME_END_RULES ? tafl_status_text(r->result, r->reason, st, sizeof st)
-                                         : game_end_word(r->end, r->reason));
+                r->end == PLAYED_END_RULES ? tafl_status_text(r->result, r->reason, st, sizeof st)
+                                           : played_end_word(r->end, r->reason));
     fprintf(out, "[variant:%s]\n%s\n\n", r->variant, rules);
     for (int i = 0; i < r->n; i += 2) {
         fprintf(out, "%d. ", i / 2 + 1);
@@ -153,7 +153,7 @@ static bool on_record(const struct record *r, int64_t line, void *ctx) {
         fprintf(a->out, "%6lld %6lld %-16s %-16s %-9s %-14s %4d\n", (long long)line,
                 (long long)game, r->extended ? r->players[0] : "-",
                 r->extended ? r->players[1] : "-", status_names[r->result & 3],
-                r->extended  ? game_end_word(r->end, r->reason)
+                r->extended  ? played_end_word(r->end, r->reason)
                 : r->timeout ? "timeout"
                              : "-",
                 r->n);
@@ -190,7 +190,7 @@ static void print_summary(const struct games_args *a) {
     if (a->timeouts) printf(", %lld lost on time", (long long)a->timeouts);
     printf("\n");
     bool any = false;
-    for (int s = 0; s < GAME_END_NB + 8; s++)
+    for (int s = 0; s < PLAYED_END_NB + 8; s++)
         if (a->ends[s]) {
             printf("%s %s %lld", any ? "," : "ends:", match_end_slot_word(s),
                    (long long)a->ends[s]);
@@ -266,7 +266,7 @@ static int games_option(struct games_args *a, int argc, char **argv, int *i) {
 /* Checks the options against each other; false after printing why. */
 static bool games_check(struct games_args *a) {
     int end, reason;
-    if (a->end && !game_end_parse(a->end, &end, &reason)) {
+    if (a->end && !played_end_parse(a->end, &end, &reason)) {
         fprintf(stderr,
                 "hnefi: --end '%s': not an end word (escape, king_captured, "
                 "immobile_king, encircled, exit_fort, repetition, no_moves, max_plies, "

@@ -572,7 +572,7 @@ static void print_results(const struct match_args *a, const struct match_status 
         }
     }
     printf("ends:");
-    for (int s = 0; s < GAME_END_NB + 8; s++)
+    for (int s = 0; s < PLAYED_END_NB + 8; s++)
         if (st->ends[s]) printf(" %s %lld", match_end_slot_word(s), (long long)st->ends[s]);
     printf("\n");
     if (st->counted) printf("average game %.1f plies\n", (double)st->plies / (double)st->counted);
