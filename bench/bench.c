@@ -46,7 +46,7 @@ int bench_run(int depth, int threads, size_t hash_mib,
             ok = 0;
             break;
         }
-        struct tafl *game = tafl_new(v);
+        struct tafl_game *game = tafl_new(v);
         tafl_reset(game, &p);
         search_clear(s);
         struct search_result r;

@@ -304,7 +304,7 @@ bool tactics_search(struct search *s, const struct tactics_line *l,
     struct variant v;
     struct position p;
     if (!tactics_position(l, &v, &p, err, errlen)) return false;
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return false;

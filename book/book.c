@@ -478,7 +478,7 @@ int book_probe(const struct book *b, const struct position *p, struct book_hit *
 }
 
 /* Tells whether the move m, played now, would end the game by repetition in a loss or draw. */
-bool book_repetition_trap(const struct tafl *game, move_t m) {
+bool book_repetition_trap(const struct tafl_game *game, move_t m) {
     enum repetition_rule rule = game->v->repetition;
     if (rule == REP_NONE || rule == REP_ILLEGAL_THIRD || rule == REP_ILLEGAL_DEFENDER_REPEAT)
         return false; /* no end by repetition (the bans are checked as legality) */
@@ -509,7 +509,7 @@ static bool better(const struct book_move *a, move_t ma, const struct book_move 
 }
 
 /* Chooses a book move for the current position of game (see book.h). */
-move_t book_choose(const struct book *b, const struct tafl *game, const struct book_play *play,
+move_t book_choose(const struct book *b, const struct tafl_game *game, const struct book_play *play,
                    uint64_t draw, const struct book_move **info) {
     char why[300];
     if (game->result != RESULT_NONE || (play->max_ply > 0 && game->n >= play->max_ply) ||

@@ -145,10 +145,10 @@ struct book_play {
  * of positive weight in proportion to it, using draw (a random 64-bit number). Returns
  * MOVE_NONE when the book has nothing; *info (if not NULL) gets the move's record.
  */
-move_t book_choose(const struct book *b, const struct tafl *game, const struct book_play *play,
+move_t book_choose(const struct book *b, const struct tafl_game *game, const struct book_play *play,
                    uint64_t draw, const struct book_move **info);
 
 /* Tells whether the move m, played now, would end the game by repetition in a loss or draw. */
-bool book_repetition_trap(const struct tafl *game, move_t m);
+bool book_repetition_trap(const struct tafl_game *game, move_t m);
 
 #endif

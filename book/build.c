@@ -102,7 +102,7 @@ struct book_move *book_builder_move(struct book_node *node, move_t m, bool creat
 /* Counts one game from the variant's start position (see build.h). */
 int book_builder_add_game(struct book_builder *bb, const move_t *moves, int n, int result,
                           int max_ply) {
-    struct tafl *t = bb->scratch;
+    struct tafl_game *t = bb->scratch;
     struct position start;
     pos_init_start(&start, &bb->v);
     tafl_reset(t, &start);

@@ -44,7 +44,7 @@ struct book_builder {
     size_t cap, count;
     uint64_t games; /* games added */
     uint64_t run;   /* the last expansion run folded in */
-    struct tafl *scratch;
+    struct tafl_game *scratch;
 };
 
 /* Starts an empty book for variant v; false if out of memory. */

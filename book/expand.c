@@ -281,7 +281,7 @@ static int choose_targets(struct book_builder *bb, const struct book_expand_conf
 /* What one searching thread holds. */
 struct worker {
     struct search *s;
-    struct tafl *game;
+    struct tafl_game *game;
     const struct book_expand_config *cfg;
     const struct target *target;
     unsigned syms;

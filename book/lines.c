@@ -9,7 +9,7 @@
 struct lines_walk {
     const struct book *b;
     const struct book_lines_config *cfg;
-    struct tafl *game;
+    struct tafl_game *game;
     struct book_line *lines;
     int n, cap;
     size_t visited;

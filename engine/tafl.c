@@ -10,8 +10,8 @@
 #include "engine/notation.h"
 
 /* Allocates a game at the start position of v (NULL if out of memory). */
-struct tafl *tafl_new(const struct variant *v) {
-    struct tafl *t = malloc(sizeof *t);
+struct tafl_game *tafl_new(const struct variant *v) {
+    struct tafl_game *t = malloc(sizeof *t);
     if (!t) return NULL;
     struct position start;
     pos_init_start(&start, v);
@@ -20,7 +20,7 @@ struct tafl *tafl_new(const struct variant *v) {
 }
 
 /* Frees a game. */
-void tafl_free(struct tafl *t) {
+void tafl_free(struct tafl_game *t) {
     free(t);
 }
 
@@ -89,39 +89,39 @@ void tafl_window_status(const struct position *p, const uint64_t *keys, int len,
 }
 
 /* Returns the first ply of the window that ends at pos[i]: the ply after the last capture. */
-static int window_start(const struct tafl *t, int i) {
+static int window_start(const struct tafl_game *t, int i) {
     int j = i;
     while (j > 0 && !t->captures[j - 1]) j--;
     return j;
 }
 
 /* Counts the earlier positions (from pos[0]) equal to pos[i], counting pos[i] itself. */
-int tafl_occurrences(const struct tafl *t, int i) {
+int tafl_occurrences(const struct tafl_game *t, int i) {
     int first = window_start(t, i);
     return window_occurrences(&t->keys[first], i - first + 1);
 }
 
 /* Writes the legal moves of the current position (repetition bans applied); returns the count. */
-int tafl_legal_moves(const struct tafl *t, move_t *out) {
+int tafl_legal_moves(const struct tafl_game *t, move_t *out) {
     if (t->result != RESULT_NONE) return 0;
     int first = window_start(t, t->n);
     return tafl_window_moves(tafl_pos(t), &t->keys[first], t->n - first + 1, out);
 }
 
 /* Tells whether a repetition rule bans the move m now. */
-static bool banned_by_repetition(const struct tafl *t, move_t m) {
+static bool banned_by_repetition(const struct tafl_game *t, move_t m) {
     int first = window_start(t, t->n);
     return window_bans(tafl_pos(t), &t->keys[first], t->n - first + 1, m);
 }
 
 /* Decides the complete status of the current position (§4.10). */
-static void tafl_decide(struct tafl *t) {
+static void tafl_decide(struct tafl_game *t) {
     int first = window_start(t, t->n);
     tafl_window_status(tafl_pos(t), &t->keys[first], t->n - first + 1, &t->result, &t->reason);
 }
 
 /* Restarts the game from position p. */
-void tafl_reset(struct tafl *t, const struct position *p) {
+void tafl_reset(struct tafl_game *t, const struct position *p) {
     t->v = p->v;
     t->n = 0;
     t->pos[0] = *p;
@@ -132,7 +132,7 @@ void tafl_reset(struct tafl *t, const struct position *p) {
 }
 
 /* Tells whether m is legal now; if not, a reason goes to err. */
-bool tafl_move_legal(const struct tafl *t, move_t m, char *err, size_t errlen) {
+bool tafl_move_legal(const struct tafl_game *t, move_t m, char *err, size_t errlen) {
     const char *why = NULL;
     if (t->result != RESULT_NONE)
         why = "the game is over";
@@ -145,7 +145,7 @@ bool tafl_move_legal(const struct tafl *t, move_t m, char *err, size_t errlen) {
 }
 
 /* Plays the legal move m and decides the new status; returns false if the game is full. */
-bool tafl_play(struct tafl *t, move_t m) {
+bool tafl_play(struct tafl_game *t, move_t m) {
     if (t->n >= MAX_GAME_PLIES) return false;
     t->captures[t->n] = make_move(&t->pos[t->n + 1], &t->pos[t->n], m);
     t->moves[t->n] = m;
@@ -156,7 +156,7 @@ bool tafl_play(struct tafl *t, move_t m) {
 }
 
 /* Reads, checks and plays move text; on failure the game is unchanged and err says why. */
-bool tafl_play_text(struct tafl *t, const char *text, char *err, size_t errlen) {
+bool tafl_play_text(struct tafl_game *t, const char *text, char *err, size_t errlen) {
     move_t m;
     if (t->result != RESULT_NONE) {
         char st[80];
@@ -177,7 +177,7 @@ bool tafl_play_text(struct tafl *t, const char *text, char *err, size_t errlen) 
 }
 
 /* Takes back the last move; returns false at the start. */
-bool tafl_undo(struct tafl *t) {
+bool tafl_undo(struct tafl_game *t) {
     if (t->n == 0) return false;
     t->n--;
     tafl_decide(t);

@@ -61,7 +61,7 @@ struct search {
     struct pool pool;
     atomic_bool stop;
     /* the search in progress */
-    const struct tafl *game;
+    const struct tafl_game *game;
     struct search_limits limits;
     struct search_options opt;
     const struct search_callbacks *cb;
@@ -547,7 +547,7 @@ void search_stop(struct search *s) {
  * Searches the current position of game within the limits, blocking until done; reports through
  * cb and fills *out.
  */
-void search_run(struct search *s, const struct tafl *game, const struct search_limits *limits,
+void search_run(struct search *s, const struct tafl_game *game, const struct search_limits *limits,
                 const struct search_options *opt, const struct search_callbacks *cb,
                 struct search_result *out) {
     memset(out, 0, sizeof *out);

@@ -89,7 +89,7 @@ void search_clear(struct search *s);
  * Searches the current position of game within the limits, blocking until done; reports through
  * cb and fills *out. With no legal move, out->best is MOVE_NONE.
  */
-void search_run(struct search *s, const struct tafl *game, const struct search_limits *limits,
+void search_run(struct search *s, const struct tafl_game *game, const struct search_limits *limits,
                 const struct search_options *opt, const struct search_callbacks *cb,
                 struct search_result *out);
 

@@ -33,7 +33,7 @@ struct worker {
     struct player players[MATCH_MAX_PLAYERS];
     bool have[MATCH_MAX_PLAYERS];
     struct player *active[SIDE_NB]; /* the players of the game in progress (under m->lock) */
-    struct tafl *game;
+    struct tafl_game *game;
 };
 
 /* A queued result. */

@@ -20,8 +20,8 @@ uint64_t openings_mix(uint64_t x) {
 }
 
 /* Plays one opening line into o; false with the ply and reason in err. */
-static bool parse_line(struct tafl *t, const char *line, size_t len, struct opening *o, char *err,
-                       size_t errlen) {
+static bool parse_line(struct tafl_game *t, const char *line, size_t len, struct opening *o,
+                       char *err, size_t errlen) {
     char tok[MOVE_TEXT_MAX], why[160];
     size_t i = 0;
     o->n = 0;
@@ -57,7 +57,7 @@ static bool parse_line(struct tafl *t, const char *line, size_t len, struct open
 /* Reads openings from text (what names it in errors); false with a reason in err. */
 bool openings_parse(struct opening_set *set, const struct variant *v, const char *text,
                     const char *what, char *err, size_t errlen) {
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     int cap = 64, lineno = 0;
     set->count = 0;
     set->items = malloc((size_t)cap * sizeof *set->items);
@@ -134,7 +134,7 @@ void openings_free(struct opening_set *set) {
 bool openings_random(struct opening *o, const struct variant *v, int plies, uint64_t seed,
                      uint64_t index) {
     if (plies < 0 || plies > OPENING_MAX_PLIES) return false;
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     if (!t) return false;
     uint64_t state = openings_mix(seed ^ openings_mix(index + 0x5eed));
     move_t moves[MAX_MOVES];

@@ -43,11 +43,11 @@ struct time_control {
 
 /* What a player is asked for one move. */
 struct player_go {
-    const struct tafl *game;   /* the game so far, from the variant's start position */
-    struct time_control tc;    /* the mover's time control */
-    int64_t clock_ms[SIDE_NB]; /* clocks left (TC_CLOCK), by enum side */
-    int64_t inc_ms[SIDE_NB];   /* increments (TC_CLOCK) */
-    int64_t deadline_ms;       /* an answer later than this counts as a hang (0: none) */
+    const struct tafl_game *game; /* the game so far, from the variant's start position */
+    struct time_control tc;       /* the mover's time control */
+    int64_t clock_ms[SIDE_NB];    /* clocks left (TC_CLOCK), by enum side */
+    int64_t inc_ms[SIDE_NB];      /* increments (TC_CLOCK) */
+    int64_t deadline_ms;          /* an answer later than this counts as a hang (0: none) */
 };
 
 /* How a go ended. */

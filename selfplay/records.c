@@ -99,7 +99,7 @@ static bool field_copy(const char *s, size_t n, char *out, size_t outlen) {
 }
 
 /* Replays the moves field into out; false with a reason. */
-static bool replay(const char *s, size_t n, struct record *out, struct tafl *t, char *err,
+static bool replay(const char *s, size_t n, struct record *out, struct tafl_game *t, char *err,
                    size_t errlen) {
     struct position start;
     pos_init_start(&start, out->v);
@@ -154,7 +154,7 @@ static bool replay(const char *s, size_t n, struct record *out, struct tafl *t, 
 }
 
 /* Checks that an extended line's status and end agree with the replayed game. */
-static bool check_end(const struct record *r, const struct tafl *t, char *err, size_t errlen) {
+static bool check_end(const struct record *r, const struct tafl_game *t, char *err, size_t errlen) {
     if (r->end == PLAYED_END_RULES) {
         if (t->result != r->result || t->reason != r->reason) {
             snprintf(err, errlen, "the line says %s by %s, but the moves do not end so",
@@ -188,7 +188,7 @@ static bool check_end(const struct record *r, const struct tafl *t, char *err, s
  * reason in err.
  */
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
-                   struct tafl *scratch, char *err, size_t errlen) {
+                   struct tafl_game *scratch, char *err, size_t errlen) {
     const char *f[FIELD_MAX];
     size_t fl[FIELD_MAX];
     int nf = 0;
@@ -277,8 +277,8 @@ bool records_parse(const char *line, size_t len, const struct variant *v, struct
 
 /* Calls fn for each line of a text chunk; false with a reason on a bad line. */
 static bool scan_text(const char *text, size_t len, const struct variant *v, records_fn fn,
-                      void *ctx, struct record *rec, struct tafl *t, int64_t *lineno, char *err,
-                      size_t errlen, bool *stopped) {
+                      void *ctx, struct record *rec, struct tafl_game *t, int64_t *lineno,
+                      char *err, size_t errlen, bool *stopped) {
     size_t i = 0;
     while (i < len) {
         const char *nl = memchr(text + i, '\n', len - i);
@@ -311,7 +311,7 @@ struct frame_ctx {
     records_fn fn;
     void *ctx;
     struct record *rec;
-    struct tafl *t;
+    struct tafl_game *t;
     int64_t *lineno;
     bool *stopped;
     char *err;
@@ -355,7 +355,7 @@ struct otg_game {
 };
 
 /* Replays one turn line ("3. d1-d3 e5-e2xe4 [comment]") onto the game; false with why. */
-static bool otg_turn(char *text, struct tafl *t, char *why, size_t whylen) {
+static bool otg_turn(char *text, struct tafl_game *t, char *why, size_t whylen) {
     char *p = strchr(text, '.') + 1;
     while (*p) {
         while (*p == ' ' || *p == '\t') p++;
@@ -388,7 +388,7 @@ static bool otg_turn(char *text, struct tafl *t, char *why, size_t whylen) {
 }
 
 /* Calls fn for a finished OpenTafl game; false when fn stops. */
-static bool otg_finish(struct otg_game *g, const struct tafl *t, const struct variant *v,
+static bool otg_finish(struct otg_game *g, const struct tafl_game *t, const struct variant *v,
                        records_fn fn, void *ctx, struct record *rec, bool *stopped) {
     memset(rec, 0, offsetof(struct record, moves));
     rec->n = t->n;
@@ -406,7 +406,7 @@ static bool otg_finish(struct otg_game *g, const struct tafl *t, const struct va
 }
 
 /* Starts the replay of a game in the caller's variant, or its own rules, or Copenhagen. */
-static void otg_start(struct otg_game *g, const struct variant *v, struct tafl *t) {
+static void otg_start(struct otg_game *g, const struct variant *v, struct tafl_game *t) {
     struct position start;
     const struct variant *use = v ? v : g->have_rules ? &g->rules : variant_by_name("copenhagen");
     pos_init_start(&start, use);
@@ -419,7 +419,8 @@ static void otg_start(struct otg_game *g, const struct variant *v, struct tafl *
  * and calls fn for each game, numbered by the line it starts on; false with a reason in err.
  */
 static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn fn, void *ctx,
-                     struct record *rec, struct tafl *t, char *err, size_t errlen, bool *stopped) {
+                     struct record *rec, struct tafl_game *t, char *err, size_t errlen,
+                     bool *stopped) {
     struct otg_game g = {.result = RESULT_NONE};
     bool in_game = false;
     int64_t lineno = 0;
@@ -513,7 +514,7 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
     char *raw = zio_read_file(path, &size, err, errlen);
     if (!raw) return false;
     struct record *rec = malloc(sizeof *rec);
-    struct tafl *t = tafl_new(variant_by_name("copenhagen"));
+    struct tafl_game *t = tafl_new(variant_by_name("copenhagen"));
     bool ok = rec && t, stopped = false;
     int64_t lineno = 0;
     char why[400];

@@ -63,7 +63,7 @@ void records_count_taken(const struct variant *v, int n, const bb_t *captures, i
  * reason in err.
  */
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
-                   struct tafl *scratch, char *err, size_t errlen);
+                   struct tafl_game *scratch, char *err, size_t errlen);
 
 /* Called for each record of a file, with its 1-based line number; return false to stop. */
 typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);

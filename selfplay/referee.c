@@ -65,7 +65,7 @@ static void lose(struct played_game *out, int loser, int end, const char *who, c
 }
 
 /* Counts the plies since the last capture. */
-static int quiet_plies(const struct tafl *g) {
+static int quiet_plies(const struct tafl_game *g) {
     int k = 0;
     while (k < g->n && !g->captures[g->n - 1 - k]) k++;
     return k;
@@ -153,7 +153,7 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
  */
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
-                  const struct adjudication *adj, atomic_bool *stop, struct tafl *game,
+                  const struct adjudication *adj, atomic_bool *stop, struct tafl_game *game,
                   struct played_game *out) {
     static const char *const side_names[SIDE_NB] = {"attackers", "defenders"};
     struct position start;

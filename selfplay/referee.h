@@ -86,7 +86,7 @@ bool played_end_parse(const char *word, int *end, int *reason);
  */
 void referee_play(const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
-                  const struct adjudication *adj, atomic_bool *stop, struct tafl *game,
+                  const struct adjudication *adj, atomic_bool *stop, struct tafl_game *game,
                   struct played_game *out);
 
 #endif

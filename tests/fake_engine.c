@@ -32,7 +32,7 @@ static void sleep_ms(long ms) {
 }
 
 /* Sets up the game from a position command; leaves it alone on bad input. */
-static void position(struct tafl *t, const struct variant *v, char *args) {
+static void position(struct tafl_game *t, const struct variant *v, char *args) {
     struct position p;
     char err[200];
     char *moves = strstr(args, " moves");
@@ -53,7 +53,7 @@ static void position(struct tafl *t, const struct variant *v, char *args) {
 }
 
 /* Answers a go command according to the script. */
-static void go(struct tafl *t, const struct script *s, long done) {
+static void go(struct tafl_game *t, const struct script *s, long done) {
     if (s->crash >= 0 && done >= s->crash) exit(3);
     if (s->hang >= 0 && done >= s->hang) {
         for (;;) sleep_ms(1000);
@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
     read_script(&s, argc, argv);
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct variant *v = variant_by_name("copenhagen");
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     char line[65536];
     long done = 0;
     while (fgets(line, sizeof line, stdin)) {

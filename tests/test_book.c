@@ -46,7 +46,7 @@ static uint64_t rnd(uint64_t *s) {
 
 /* Reads moves ("d2c2 c4c5 ...") from the start of v into moves; returns their number. */
 static int parse_line(const struct variant *v, const char *text, move_t *moves) {
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     char buf[2048], err[200], *save = NULL;
     snprintf(buf, sizeof buf, "%s", text);
     int n = 0;
@@ -472,7 +472,7 @@ static void test_choose(void) {
     const struct variant *v = variant_by_name("brandubh");
     struct book_builder bb;
     CHECK(book_builder_init(&bb, v));
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     /* the defenders' c5c4 here would bring the start back a third time: attackers win */
     const char *line = "d2c2 c4c5 c2d2 c5c4 d2c2 c4c5 c2d2";
     move_t moves[16];
@@ -513,7 +513,7 @@ static void test_choose(void) {
     /* other rules: no book move */
     struct variant other = *v;
     other.repetition = REP_DRAW;
-    struct tafl *t2 = tafl_new(&other);
+    struct tafl_game *t2 = tafl_new(&other);
     CHECK_EQ_INT(book_choose(&b, t2, &play, 0, NULL), MOVE_NONE);
     tafl_free(t2);
     book_free(&b);
@@ -526,7 +526,7 @@ static void test_choose(void) {
         book_builder_add_game(&bb, one, 1, RESULT_NONE, 0);
     }
     CHECK(book_builder_finish(&bb, 1, &b, err, sizeof err));
-    struct tafl *s = tafl_new(v);
+    struct tafl_game *s = tafl_new(v);
     int count[2] = {0, 0};
     uint64_t seed = 3;
     move_t d2c2 = move_of(tafl_pos(s), "d2c2"), d1c1 = move_of(tafl_pos(s), "d1c1");
@@ -745,7 +745,7 @@ static void test_merge_and_lines(void) {
         CHECK_EQ_INT(lines[i].n, 2);
         for (int j = 0; j < i; j++) CHECK(lines[i].key != lines[j].key);
         if (i > 0) CHECK(lines[i].games <= lines[i - 1].games);
-        struct tafl *t = tafl_new(&m.variant);
+        struct tafl_game *t = tafl_new(&m.variant);
         for (int k = 0; k < lines[i].n; k++)
             CHECK(tafl_move_legal(t, lines[i].moves[k], NULL, 0) &&
                   tafl_play(t, lines[i].moves[k]));

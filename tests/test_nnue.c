@@ -227,7 +227,7 @@ static void test_search(void) {
     const struct variant *v = variant_by_name("brandubh");
     struct nnue_net net;
     random_net(&net, v, 64, 3);
-    struct tafl *g = tafl_new(v);
+    struct tafl_game *g = tafl_new(v);
     struct search *s = search_new(4);
     struct search_options opt;
     search_options_default(&opt);
@@ -242,7 +242,7 @@ static void test_search(void) {
     char err[100];
     CHECK(tafl_move_legal(g, r1.best, err, sizeof err));
     /* the same network given to a Copenhagen game: never read, the classical evaluation runs */
-    struct tafl *c = tafl_new(variant_by_name("copenhagen"));
+    struct tafl_game *c = tafl_new(variant_by_name("copenhagen"));
     struct search_options classic;
     search_options_default(&classic);
     search_clear(s);

@@ -162,7 +162,7 @@ static void moves(void) {
 
 /* The game refuses moves after its end and keeps its state on bad moves. */
 static void game_errors(void) {
-    struct tafl *t = tafl_new(V("brandubh"));
+    struct tafl_game *t = tafl_new(V("brandubh"));
     char err[200];
     CHECK(tafl_play_text(t, "d2c2", err, sizeof err) == false || t->n == 1);
     int n = t->n;

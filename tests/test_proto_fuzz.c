@@ -351,7 +351,7 @@ static int legal_count(const char *variant, const char *rules, const char *moves
         opentafl_read_rules(&v, rules, err, sizeof err);
     else
         v = *variant_by_name(variant);
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     snprintf(buf, sizeof buf, "%s", moves);
     for (char *m = strtok_r(buf, " ", &save); m; m = strtok_r(NULL, " ", &save))
         tafl_play_text(t, m, err, sizeof err);
@@ -434,7 +434,7 @@ static void fuzz(const struct proto_corpus *c, long count) {
         pipe_process_send(&p, "show_board_open_tafl", WRITE_WAIT);
         pipe_process_send(&p, "final_status", WRITE_WAIT);
         /* the record after d1d3: FEN rows, top first, in capitals, between slashes */
-        struct tafl *t = tafl_new(variant_by_name("copenhagen"));
+        struct tafl_game *t = tafl_new(variant_by_name("copenhagen"));
         char fen[FEN_MAX], err[200];
         tafl_play_text(t, "d1d3", err, sizeof err);
         fen_write(tafl_pos(t), fen);

@@ -108,7 +108,7 @@ static bb_t square_set(const char *reply, int size, int skip_words) {
 }
 
 /* Returns the model's final_status word. */
-static const char *status_word(const struct tafl *t) {
+static const char *status_word(const struct tafl_game *t) {
     return t->result == RESULT_ATTACKERS   ? "= attacker_wins"
            : t->result == RESULT_DEFENDERS ? "= defender_wins"
            : t->result == RESULT_DRAW      ? "= draw"
@@ -116,7 +116,7 @@ static const char *status_word(const struct tafl *t) {
 }
 
 /* Checks play_from and play_to against the model. */
-static void check_moves_lists(struct pipe_process *p, const struct tafl *t, int size) {
+static void check_moves_lists(struct pipe_process *p, const struct tafl_game *t, int size) {
     move_t moves[MAX_MOVES];
     int n = tafl_legal_moves(t, moves);
     bb_t from = 0, to = 0;
@@ -138,7 +138,7 @@ static int random_game(struct pipe_process *p, int size, unsigned seed, int max_
     unsigned seed0 = seed;
     struct variant v;
     model_variant(&v, size, size == 7 ? SIDE_DEFENDERS : SIDE_ATTACKERS);
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     char cmd[128], a[8], b[8];
     snprintf(cmd, sizeof cmd, "board_size %d", size);
     CHECK(ask_is(p, cmd, "= "));
@@ -292,7 +292,7 @@ static void test_play(void) {
     if (!CHECK(start(&p, NULL, NULL))) return;
     struct variant v;
     model_variant(&v, 11, SIDE_ATTACKERS);
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     char err[200], mv[16];
     for (int i = 0; i < 4; i++) {
         const char *r = ask(&p, "generate_move");
@@ -367,7 +367,7 @@ static void server_exchange(int wfd, int rfd) {
     char buf[256], err[200];
     struct variant v;
     model_variant(&v, 11, SIDE_ATTACKERS);
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     for (int turn = 0; turn < 3; turn++) {
         const char *ask_line = "generate_move attacker\n";
         CHECK(write(wfd, ask_line, strlen(ask_line)) == (ssize_t)strlen(ask_line));

@@ -33,7 +33,7 @@ static bool start(struct pipe_process *p, const char *a1, const char *a2) {
 /* The test's own copy of the game: the variant from a rules string and the game. */
 struct host {
     struct variant v;
-    struct tafl *t;
+    struct tafl_game *t;
 };
 
 /* Sets the host's game to the start of rules; false if they do not load. */

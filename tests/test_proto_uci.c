@@ -100,7 +100,7 @@ static bool legal_after(const char *variant, const char *fen, const char *moves,
         pos_init_start(&start, v);
     else if (!fen_parse(&start, v, fen, err, sizeof err))
         return false;
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     tafl_reset(t, &start);
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
     for (char *m = strtok_r(buf, " ", &save); m; m = strtok_r(NULL, " ", &save))

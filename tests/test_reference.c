@@ -6,8 +6,8 @@
  * move is played by both, and the captured squares, the resulting placement, the side to move,
  * the board-rule end (§4.10 checks 1-4) and the no-legal-move end (§4.9) must agree, and the
  * engine's incremental Zobrist key must equal a key computed from scratch. The played move goes
- * through struct tafl as well, whose status (with repetition switched off) must match. Games are
- * partly biased (captures, attackers next to the king, king to the edge, shutting the defenders
+ * through struct tafl_game as well, whose status (with repetition switched off) must match. Games
+ * are partly biased (captures, attackers next to the king, king to the edge, shutting the defenders
  * in, forts) so that the rare rules fire; the test counts and prints how often each rule fired.
  * Set HNEFI_QUICK for a reduced run (sanitizer builds).
  */
@@ -433,7 +433,7 @@ static void ref_write_fen(const struct ref_board *b, char *out) {
  * game starts from the start position with some pieces removed at random (never the king), which
  * makes the king's endings and the rare captures come up more often.
  */
-static void ref_play_game(struct ref_stats *st, const struct variant *v, struct tafl *t,
+static void ref_play_game(struct ref_stats *st, const struct variant *v, struct tafl_game *t,
                           uint64_t *rng, int style, bool thin) {
     struct position p;
     struct ref_board b;
@@ -683,7 +683,7 @@ static void ref_test_examples(void) {
         if (!CHECK(got == expect && result == e->result && reason == e->reason))
             fprintf(stderr, "    reference, example %zu (%s %s)\n", i, e->variant, e->move);
         /* Engine. */
-        struct tafl *t = tafl_new(&v);
+        struct tafl_game *t = tafl_new(&v);
         if (!CHECK(t != NULL)) continue;
         tafl_reset(t, &p);
         CHECK(tafl_play(t, m));
@@ -711,7 +711,7 @@ int main(void) {
         v = *base;
         v.repetition = REP_NONE;
         variant_finish(&v);
-        struct tafl *t = tafl_new(&v);
+        struct tafl_game *t = tafl_new(&v);
         if (!CHECK(t != NULL)) continue;
         struct ref_stats st = {0};
         uint64_t rng = 0x5eed0000ULL + (uint64_t)vi;

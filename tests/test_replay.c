@@ -21,7 +21,7 @@ struct replay_stats {
 };
 
 /* Replays one CSV line; updates the stats. */
-static void replay_line(struct tafl *t, const struct variant *v, char *line,
+static void replay_line(struct tafl_game *t, const struct variant *v, char *line,
                         struct replay_stats *st) {
     char *fields[4];
     int nf = 0;
@@ -109,7 +109,7 @@ static struct replay_stats replay_file(const char *name, const char *variant_nam
     char *text = data_file_read(name, &len);
     CHECK(text != NULL);
     if (!text) return st;
-    struct tafl *t = tafl_new(&v);
+    struct tafl_game *t = tafl_new(&v);
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         replay_line(t, &v, line, &st);

@@ -107,7 +107,7 @@ static void examples(void) {
         struct position p;
         char err[100];
         fen_parse(&p, V("copenhagen"), "11/11/11/11/11/11/11/11/4a6/11/3aka5 a", err, sizeof err);
-        struct tafl *t = tafl_new(V("copenhagen"));
+        struct tafl_game *t = tafl_new(V("copenhagen"));
         tafl_reset(t, &p);
         CHECK(tafl_play_text(t, "e3e2", err, sizeof err));
         CHECK(tafl_pos(t)->result == RESULT_NONE); /* not captured on the edge */
@@ -276,7 +276,7 @@ static void fetlar_king_escapes(void) {
 /* Fetlar: the same position three times with the same player to move is a draw. */
 static void fetlar_threefold_draw(void) {
     struct position p = setup(V("fetlar"), "c3 j10", "e5", "h8", 'a');
-    struct tafl *t = tafl_new(V("fetlar"));
+    struct tafl_game *t = tafl_new(V("fetlar"));
     tafl_reset(t, &p);
     char err[100];
     const char *cycle[] = {"c3c4", "e5e6", "c4c3", "e6e5"};
@@ -289,7 +289,7 @@ static void fetlar_threefold_draw(void) {
 /* Fetlar: a player unable to make a legal move at his turn draws. */
 static void fetlar_no_move_draw(void) {
     /* the defenders have only a king, walled in on the edge */
-    struct tafl *t = tafl_new(V("fetlar"));
+    struct tafl_game *t = tafl_new(V("fetlar"));
     struct position q = setup(V("fetlar"), "e11 g11 f10 c3", "", "f11", 'a');
     tafl_reset(t, &q);
     char err[100];
@@ -549,7 +549,7 @@ static void loaded_king_between_enemies(void) {
                         continue;
                     }
                     if (!check_record(p.result == RESULT_NONE, __FILE__, __LINE__, what)) continue;
-                    struct tafl *t = tafl_new(&v);
+                    struct tafl_game *t = tafl_new(&v);
                     tafl_reset(t, &p);
                     move_t moves[MAX_MOVES];
                     check_record(t->result == RESULT_NONE && tafl_legal_moves(t, moves) > 0,
@@ -567,7 +567,7 @@ static void loaded_king_between_enemies(void) {
     CHECK(p.result == RESULT_NONE);
     CHECK(fen_parse(&p, V("linnaeus"), "9/9/9/2aka4/9/9/9/3d5/6a2 a", err, sizeof err));
     CHECK(p.result == RESULT_NONE);
-    struct tafl *t = tafl_new(V("linnaeus"));
+    struct tafl_game *t = tafl_new(V("linnaeus"));
     tafl_reset(t, &p);
     CHECK(tafl_play_text(t, "e6e8", err, sizeof err) && tafl_play_text(t, "d2d3", err, sizeof err));
     CHECK(tafl_play_text(t, "e8e6", err, sizeof err));

@@ -32,7 +32,7 @@ static struct search_result run(struct search *s, const struct variant *v, const
         CHECK(!"FEN parses");
         return r;
     }
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     tafl_reset(t, &p);
     struct search_options opt;
     search_options_default(&opt);
@@ -230,7 +230,7 @@ static void determinism(struct search *s) {
  */
 static void time_limit(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     struct search_options opt;
     search_options_default(&opt);
     opt.move_overhead_ms = 150;
@@ -264,7 +264,7 @@ static void on_line(const struct search_line *l, void *ctx) {
 /* MultiPV gives distinct first moves, best first. */
 static void multipv(struct search *s) {
     const struct variant *v = variant_by_name("brandubh");
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     struct search_options opt;
     search_options_default(&opt);
     opt.multipv = 3;
@@ -299,7 +299,7 @@ static void multipv_wins(struct search *s) {
     CHECK(fen_parse(&p, v,
                     "2a2a5/5a5/7a3/1a1d2a2a1/4aa4a/3ak2d1aa/2aa2d1a2/4adda2a/1a4a4/11/4aa5 a", err,
                     sizeof err));
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     tafl_reset(t, &p);
     struct search_options opt;
     search_options_default(&opt);

@@ -105,7 +105,7 @@ static void test_real_games(void) {
 /* Fills g with the first n plies of a real game, with made-up scores from ply 2 on. */
 static void real_game(struct played_game *g, const char *line, const struct variant *v, int n) {
     struct record *r = malloc(sizeof *r);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     char err[300];
     CHECK(records_parse(line, strlen(line), v, r, t, err, sizeof err));
     memset(g, 0, sizeof *g);
@@ -132,7 +132,7 @@ static void test_round_trip(void) {
     const struct variant *v = variant_by_name("copenhagen");
     struct played_game *g = malloc(sizeof *g);
     struct record *r = malloc(sizeof *r);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     real_game(g, king_escapes, v, 9);
     CHECK_EQ_INT(g->n, 9);
     g->result = RESULT_ATTACKERS;
@@ -167,7 +167,7 @@ static void test_round_trip(void) {
 static void test_bad_lines(void) {
     const struct variant *v = variant_by_name("copenhagen");
     struct record *r = malloc(sizeof *r);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     static const struct {
         const char *line, *why;
     } bad[] = {
@@ -201,7 +201,7 @@ static void test_bad_lines(void) {
 static void write_records(const char *path, int n, long *ends) {
     const struct variant *v = variant_by_name("copenhagen");
     struct played_game *g = malloc(sizeof *g);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     real_game(g, king_escapes, v, 9);
     g->result = RESULT_DRAW;
     g->end = PLAYED_END_DRAW_AGREED;
@@ -309,7 +309,7 @@ struct data_check {
 /* Checks one training position against the game it came from. */
 static bool check_position(const struct datagen_pos *p, void *ctx) {
     struct data_check *c = ctx;
-    struct tafl *t = tafl_new(c->v);
+    struct tafl_game *t = tafl_new(c->v);
     for (int i = 0; i < p->ply; i++) tafl_play(t, c->g->moves[i]);
     const struct position *q = tafl_pos(t);
     if (q->att != p->pos.att || q->def != p->pos.def || q->king_sq != p->pos.king_sq ||
@@ -332,7 +332,7 @@ static void test_datagen(void) {
     const char *path = tmp_path(1, "data.bin.zst");
     const struct variant *v = variant_by_name("copenhagen");
     struct played_game *g = malloc(sizeof *g);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     char note[400], err[600];
     real_game(g, king_escapes, v, 10);
     g->opening_plies = 3;
@@ -419,7 +419,7 @@ static void test_random_openings(void) {
         CHECK(a.n == 12 && memcmp(a.moves, b.moves, sizeof a.moves[0] * 12) == 0);
         CHECK(openings_random(&b, v, 12, 8, (uint64_t)i));
         differ += memcmp(a.moves, b.moves, sizeof a.moves[0] * 12) != 0;
-        struct tafl *t = tafl_new(v);
+        struct tafl_game *t = tafl_new(v);
         char err[100];
         for (int k = 0; k < a.n; k++) {
             CHECK(tafl_move_legal(t, a.moves[k], err, sizeof err));

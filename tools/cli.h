@@ -20,7 +20,7 @@ struct cli_game {
     struct variant variant;
     const char *fen;
     const char *moves;
-    struct tafl *game;
+    struct tafl_game *game;
 };
 
 /* Sets g to the default: Copenhagen from its start position. */

@@ -96,7 +96,7 @@ static bool shown_before(const struct book_move *a, const struct book_move *b) {
 }
 
 /* Prints the book's moves for the current position of game (see cli_book.h). */
-void cli_book_print(FILE *out, const struct book *b, const struct tafl *game) {
+void cli_book_print(FILE *out, const struct book *b, const struct tafl_game *game) {
     char why[400];
     if (!book_fits(b, game->v, why, sizeof why)) {
         fprintf(out, "book: not used here: %s\n", why);

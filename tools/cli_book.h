@@ -50,6 +50,6 @@ void cli_book_score_text(const struct book_move *m, char *out, size_t outlen);
  * results, score, weight), with a line before them that says what the book holds there; moves
  * the game's history forbids or that would repeat into a loss are marked.
  */
-void cli_book_print(FILE *out, const struct book *b, const struct tafl *game);
+void cli_book_print(FILE *out, const struct book *b, const struct tafl_game *game);
 
 #endif

@@ -24,7 +24,7 @@ static void count_text(uint64_t n, char *out, size_t len) {
 }
 
 struct analyze_ctx {
-    const struct tafl *game;
+    const struct tafl_game *game;
     struct search_line best; /* the last line 1 */
 };
 
@@ -226,7 +226,7 @@ int cmd_analyze(int argc, char **argv) {
         book_free(&book);
         return 1;
     }
-    const struct tafl *game = g.game;
+    const struct tafl_game *game = g.game;
     const struct position *root = tafl_pos(game);
     char fen[FEN_MAX], status[96];
     cli_print_board(root);

@@ -19,7 +19,7 @@ static double now_seconds(void) {
 }
 
 /* Prints the seed-Tablut announcements: raichi/tuichi and "watch your king". */
-static void print_announcements(const struct tafl *t) {
+static void print_announcements(const struct tafl_game *t) {
     const struct position *p = tafl_pos(t);
     int routes = threat_escape_routes(p);
     if (routes == 1) printf("raichi: the king has an open route to an escape square\n");
@@ -52,7 +52,7 @@ int cmd_show(int argc, char **argv) {
         cli_game_free(&g);
         return 2;
     }
-    const struct tafl *t = g.game;
+    const struct tafl_game *t = g.game;
     const struct position *p = tafl_pos(t);
     char fen[FEN_MAX], text[MOVE_TEXT_MAX], status[96];
     printf("variant %s, %d plies played\n", p->v->name, t->n);

@@ -181,7 +181,7 @@ static bool clock_out(struct htp *h) {
 
 /* Plays a legal move for the side to move and writes its captures (king included) into out. */
 static void play_move(struct htp *h, move_t m, char *out, size_t outlen) {
-    struct tafl *g = h->s->game;
+    struct tafl_game *g = h->s->game;
     int side = tafl_pos(g)->side, size = h->size;
     tafl_play(g, m);
     bb_t caps = g->captures[g->n - 1];
@@ -203,7 +203,7 @@ static void play_move(struct htp *h, move_t m, char *out, size_t outlen) {
 
 /* Says why the move from-to by role is not legal now, in the reference engine's words. */
 static const char *illegal_reason(const struct htp *h, int role, int from, int to) {
-    const struct tafl *g = h->s->game;
+    const struct tafl_game *g = h->s->game;
     const struct position *p = tafl_pos(g);
     int size = h->size;
     enum piece pc = pos_piece_at(p, from);

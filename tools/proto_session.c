@@ -204,8 +204,8 @@ char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, 
     return out;
 }
 
-/* Copies the used part of a game (a struct tafl is large; most of it is unused). */
-static void game_copy(struct tafl *dst, const struct tafl *src) {
+/* Copies the used part of a game (a struct tafl_game is large; most of it is unused). */
+static void game_copy(struct tafl_game *dst, const struct tafl_game *src) {
     dst->v = src->v;
     dst->n = src->n;
     dst->result = src->result;
@@ -288,7 +288,7 @@ bool proto_session_set_position(struct proto_session *s, const char *fen, char *
             return false;
         }
     }
-    struct tafl *t = s->game;
+    struct tafl_game *t = s->game;
     s->game = s->scratch;
     s->scratch = t;
     return true;

@@ -139,7 +139,7 @@ struct proto_book {
 
 struct proto_session {
     struct variant variant;
-    struct tafl *game, *scratch, *search_game;
+    struct tafl_game *game, *scratch, *search_game;
     struct search *search;
     struct search_options opt;
     struct cli_eval eval; /* the evaluation searches use (opt.net is set from it at each go) */

@@ -79,7 +79,7 @@ static void uci_on_done(const struct search_result *r, void *ctx) {
     char best[MOVE_TEXT_MAX], ponder[MOVE_TEXT_MAX];
     int size = u->s->variant.size;
     if (!r->best) {
-        const struct tafl *g = u->s->search_game;
+        const struct tafl_game *g = u->s->search_game;
         char st[96];
         if (g->result != RESULT_NONE)
             proto_out("info string the game is over: %s",
@@ -528,7 +528,7 @@ static void cmd_ponderhit(struct uci *u, int n, char **w) {
 static void cmd_board(struct uci *u, int n, char **w) {
     (void)n;
     (void)w;
-    const struct tafl *g = u->s->game;
+    const struct tafl_game *g = u->s->game;
     const struct position *p = tafl_pos(g);
     char fen[FEN_MAX], st[96];
     fen_write(p, fen);

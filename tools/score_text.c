@@ -4,13 +4,14 @@
 #include <stdio.h>
 
 /* Writes the score of line l, searched from the current position of game, for people. */
-void score_text_human(const struct tafl *game, const struct search_line *l, char *out, size_t len) {
+void score_text_human(const struct tafl_game *game, const struct search_line *l, char *out,
+                      size_t len) {
     const struct position *root = tafl_pos(game);
     int side = root->side, plies;
     if (score_is_win(l->score, &plies)) {
         int winner = l->score > 0 ? side : !side;
         /* play the line out to name how the game ends */
-        struct tafl *t = tafl_new(root->v);
+        struct tafl_game *t = tafl_new(root->v);
         const char *how = "win";
         if (t) {
             *t = *game;

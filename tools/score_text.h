@@ -11,6 +11,7 @@
 #include "search/search.h"
 
 /* Writes the score of line l, searched from the current position of game, for people. */
-void score_text_human(const struct tafl *game, const struct search_line *l, char *out, size_t len);
+void score_text_human(const struct tafl_game *game, const struct search_line *l, char *out,
+                      size_t len);
 
 #endif

@@ -268,7 +268,7 @@ static bool client_new_game(void *self, const struct variant *v, char *err, size
 }
 
 /* Builds the position command of the game so far into c->cmdline; false if out of memory. */
-static bool position_command(struct uci_client *c, const struct tafl *game) {
+static bool position_command(struct uci_client *c, const struct tafl_game *game) {
     size_t need = 32 + FEN_MAX + (size_t)game->n * 8;
     if (need > c->cmdcap) {
         char *bigger = realloc(c->cmdline, need);

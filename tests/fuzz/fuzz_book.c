@@ -57,7 +57,7 @@ static uint8_t *wrap(const uint8_t *d, size_t n, size_t *len) {
 /* Probes the start position and the positions its book moves lead to; every move must be one
    the position could hold (a square of the board), and a chosen move legal. */
 static void probe_some(const struct book *b) {
-    struct tafl *t = tafl_new(&b->variant);
+    struct tafl_game *t = tafl_new(&b->variant);
     struct book_hit *hit = malloc(sizeof *hit);
     if (!t || !hit) {
         tafl_free(t);

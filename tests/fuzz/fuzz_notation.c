@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else if (m != 7) {
             broken();
         }
-        struct tafl *t = tafl_new(v);
+        struct tafl_game *t = tafl_new(v);
         int n = t->n;
         if (!tafl_play_text(t, text, err, sizeof err) && t->n != n) broken();
         tafl_free(t);

@@ -1,8 +1,8 @@
 /*
  * The tafl variants as games of the generic interface (engine/tafl_def.h): random games played
- * through the interface and through struct tafl side by side agree on every legal move list and
- * every status, repetition included; the STATE text reads back; the Monte-Carlo policies and the
- * playout harness play them.
+ * through the interface and through struct tafl_game side by side agree on every legal move list
+ * and every status, repetition included; the STATE text reads back; the Monte-Carlo policies and
+ * the playout harness play them.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static void sort_moves(int *a, int n) {
 
 /* Tells whether the interface state and the game agree on moves and status; false after a
    reported difference. */
-static bool agree(const game_def *g, const void *st, const struct tafl *t) {
+static bool agree(const game_def *g, const void *st, const struct tafl_game *t) {
     const struct tafl_def_state *s = st;
     int acts[GAME_MAX_ACTIONS], want[GAME_MAX_ACTIONS];
     move_t moves[MAX_MOVES];
@@ -41,7 +41,7 @@ static bool agree(const game_def *g, const void *st, const struct tafl *t) {
                 (capped ? s->result == RESULT_DRAW && n == 0
                         : s->result == t->result && n == m &&
                               memcmp(acts, want, (size_t)n * sizeof *acts) == 0);
-    if (!check_record(same, __FILE__, __LINE__, "interface and struct tafl agree"))
+    if (!check_record(same, __FILE__, __LINE__, "interface and struct tafl_game agree"))
         fprintf(stderr, "    ply %d: %d moves against %d, result %d against %d\n", s->ply, n, m,
                 s->result, t->result);
     return same;
@@ -51,7 +51,7 @@ static bool agree(const game_def *g, const void *st, const struct tafl *t) {
 static void compare_games(int i, int games, uint64_t seed) {
     const game_def *g = &tafl_def_games[i];
     const struct variant *v = variant_builtin(i);
-    struct tafl *t = tafl_new(v);
+    struct tafl_game *t = tafl_new(v);
     game_buffer st;
     game_rng rng;
     rng_seed(&rng, seed);
@@ -78,7 +78,7 @@ static void compare_games(int i, int games, uint64_t seed) {
 /* A position that comes a third time ends the game by the variant's repetition rule. */
 static void test_repetition(void) {
     const game_def *g = game_find("brandubh");
-    struct tafl *t = tafl_new(variant_by_name("brandubh"));
+    struct tafl_game *t = tafl_new(variant_by_name("brandubh"));
     game_buffer st;
     char err[200];
     CHECK_EQ_INT(g->init(st.bytes, 2, NULL, err, sizeof err), 0);
@@ -100,7 +100,7 @@ static void test_repetition(void) {
     tafl_free(t);
 }
 
-/* Every variant: the interface agrees with struct tafl over random games. */
+/* Every variant: the interface agrees with struct tafl_game over random games. */
 static void test_agree(void) {
     for (int i = 0; i < TAFL_DEF_GAMES; i++) {
         CHECK(game_find(variant_builtin(i)->name) == &tafl_def_games[i]);
