@@ -15,7 +15,7 @@
 enum { GAME_LIST_MAX = 16 };
 
 static const game_def *game_list[GAME_LIST_MAX] = {
-    &saek_game,         &ekt_game,          &game_raid,         &tafl_def_games[0],
+    &saek_game,         &ekt_game,          &raid_game,         &tafl_def_games[0],
     &tafl_def_games[1], &tafl_def_games[2], &tafl_def_games[3], &tafl_def_games[4],
 };
 

@@ -1,7 +1,7 @@
 /*
  * A tafl game with its history (struct tafl_game): the positions played so far, the moves with
- * their captures, and the game's complete status, including the ends that need history (repetition, rules.md §4.8) or
- * move generation (no legal move, §4.9).
+ * their captures, and the game's complete status, including the ends that need history (repetition,
+ * rules.md §4.8) or move generation (no legal move, §4.9).
  *
  * pos[0] is the start, pos[n] the current position; moves[i] and captures[i] lead from pos[i] to
  * pos[i+1]. result/reason give the status of pos[n] after all six checks of §4.10. A struct

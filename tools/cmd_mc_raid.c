@@ -593,14 +593,14 @@ static int raid_play(int argc, char **argv) {
     char err[256];
     for (int k = 0; k < np; k++) {
         const char *sp = spec[k < nspec ? k : nspec - 1];
-        if (mc_policy_init(&pol[k], &game_raid, sp, err, sizeof err)) {
+        if (mc_policy_init(&pol[k], &raid_game, sp, err, sizeof err)) {
             for (int j = 0; j < k; j++) mc_policy_done(&pol[j]);
             fprintf(stderr, "hnefi mc raid: --policy \"%s\": %s\n", sp, err);
             return 1;
         }
     }
     game_buffer gb;
-    if (game_raid.init(gb.bytes, np, options, err, sizeof err)) {
+    if (raid_game.init(gb.bytes, np, options, err, sizeof err)) {
         for (int k = 0; k < np; k++) mc_policy_done(&pol[k]);
         fprintf(stderr, "hnefi mc raid: --options: %s\n", err);
         return 1;
@@ -614,15 +614,15 @@ static int raid_play(int argc, char **argv) {
     for (long gi = 0; gi < games; gi++) {
         game_rng rng;
         rng_seed(&rng, rng_derive((uint64_t)seed, (uint64_t)gi));
-        game_raid.init(gb.bytes, np, options, err, sizeof err);
+        raid_game.init(gb.bytes, np, options, err, sizeof err);
         mc_policy *seat[GAME_MAX_PLAYERS];
         for (int s = 0; s < np; s++) seat[s] = &pol[(s + gi) % np]; /* rotate the seats */
-        while (!mc_step(seat, &game_raid, gb.bytes, &rng)) {
+        while (!mc_step(seat, &raid_game, gb.bytes, &rng)) {
         }
         double share[GAME_MAX_PLAYERS], pts[GAME_MAX_PLAYERS];
-        game_raid.result(gb.bytes, share);
-        game_raid.points(gb.bytes, pts);
-        hours += game_raid.length(gb.bytes);
+        raid_game.result(gb.bytes, share);
+        raid_game.points(gb.bytes, pts);
+        hours += raid_game.length(gb.bytes);
         for (int s = 0; s < np; s++) {
             int slot = (int)((s + gi) % np);
             win[slot] += share[s];
@@ -686,7 +686,7 @@ static int raid_bench(int argc, char **argv) {
     if (timed && fixed) return raid_bad("bench takes --seconds or --games, not both");
     game_buffer gb;
     char err[200];
-    if (game_raid.init(gb.bytes, (int)players, options, err, sizeof err))
+    if (raid_game.init(gb.bytes, (int)players, options, err, sizeof err))
         return raid_bad("--options: %s", err);
     game_rng rng;
     rng_seed(&rng, (uint64_t)seed);
@@ -696,8 +696,8 @@ static int raid_bench(int argc, char **argv) {
     double secs = 0;
     while (fixed ? games < fixed : secs * 100 < centis) {
         for (int k = 0; k < 256 && (!fixed || games < fixed); k++) {
-            game_raid.init(gb.bytes, (int)players, options, err, sizeof err);
-            hours += game_playout_random(&game_raid, gb.bytes, &rng);
+            raid_game.init(gb.bytes, (int)players, options, err, sizeof err);
+            hours += game_playout_random(&raid_game, gb.bytes, &rng);
             games++;
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -6,7 +6,7 @@
  * (the loadout optimiser and its Pareto front), `play` (a tournament of the abstract raid day
  * with win rates, 95% intervals and war-chest distributions), `bench` (random playouts per
  * second) and `help`. The plain tournament
- * `hnefi mc raid --games N --policy ...` is served by tools/cmd_mc.c through game_raid.
+ * `hnefi mc raid --games N --policy ...` is served by tools/cmd_mc.c through raid_game.
  * cmd_mc_raid receives argv[0] == "raid"; it prints results on stdout, errors naming the bad
  * argument on stderr, and returns 0 on success, 1 on bad input.
  */

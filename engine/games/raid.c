@@ -875,7 +875,7 @@ static int raid_heuristic(const void *vst, int player, const int *acts, int n, g
     }
 }
 
-const game_def game_raid = {
+const game_def raid_game = {
     .name = "raid",
     .title = "Viking Raid (abstract raid day)",
     .min_players = 3,

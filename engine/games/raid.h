@@ -106,7 +106,7 @@ typedef struct raid_state {
 /* The warrior kits on the menu, and the leader's kit at RAID_DAY_LEADER_KIT. */
 extern const char *const raid_day_kit[RAID_DAY_KITS + 1];
 
-extern const game_def game_raid;
+extern const game_def raid_game;
 
 /* Sets up a game (see game_def.init); options: season, spacing, tomb, near, leave, berserk. */
 int raid_day_init(void *st, int players, const char *options, char *err, size_t errlen);
