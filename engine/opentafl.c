@@ -403,6 +403,11 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                         "", "");
     }
     if (!r.corners) r.hostile_corner = 0;
+    if (have_cen && cen_list == 0)
+        return fail(err, errlen,
+                    "rules token 'cen:': unsupported for now: a board with no centre square (an "
+                    "empty cen: list)%s%s",
+                    "", "");
     if (have_cen && cen_list != bb_sq((n / 2) * n + n / 2))
         return fail(err, errlen,
                     "rules token 'cen': unsupported: a centre other than the middle "

@@ -218,6 +218,8 @@ static void opentafl(void) {
     rules_bad("dim:7 spd:3 start:/7/7/7/3K3/7/7/7/", "speed");
     rules_bad("dim:7 dfor:a1 start:/7/7/7/3K3/7/7/7/", "fortress");
     rules_bad("dim:7 cor:a1,b2 start:/7/7/7/3K3/7/7/7/", "corners other than");
+    rules_bad("dim:7 cen: start:/7/7/7/3K3/7/7/7/", "unsupported for now: a board with no centre");
+    rules_bad("dim:7 cen:c3 start:/7/7/7/3K3/7/7/7/", "a centre other than the middle square");
     rules_bad("dim:7 atkf:y", "missing start");
     rules_bad("dim:7 start:/7/7/7/3K3/7/7/", "6 rows, expected 7");
     rules_bad("dim:7 start:/7/7/7/3X3/7/7/7/", "unknown piece 'X'");
