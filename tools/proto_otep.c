@@ -5,6 +5,12 @@
  * perhaps twice, and end of input instead of `goodbye`. Every reply is one line written in one
  * piece; nothing goes to stderr; unknown lines are ignored, malformed known ones get
  * `error 0 <message>`.
+ *
+ * Rules that hnefi cannot play are refused once with `error 0 unsupported rules: <why>`, and
+ * from then on until rules it can play arrive, hnefi makes no move and no analysis under any
+ * other rules: each `play` and `analyze` gets `error 0 no move: ...` instead, and the host's
+ * boards for the refused game (moves, positions) are ignored. (OpenTafl's own advice, to play on
+ * under the nearest rules, had the host reject move after move until the engine lost on time.)
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -31,6 +37,9 @@ struct otep {
     atomic_bool have_pending;
     move_t pending;
     bool finished;
+    /* the last rules were refused: no moves until rules that load; why they were refused */
+    bool refused;
+    char refused_why[300];
     /* the last `clock` line */
     bool have_clock;
     int64_t clock_ms[SIDE_NB], ot_ms;
@@ -219,9 +228,15 @@ static void otep_rules(struct otep *o, const char *text) {
         return;
     }
     if (!opentafl_read_rules(&v, text, err, sizeof err)) {
-        otep_error("unsupported rules: %s", err);
+        proto_session_stop(o->s, false);
+        atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
+        o->refused = true;
+        snprintf(o->refused_why, sizeof o->refused_why, "%s", err);
+        otep_error("unsupported rules: %s; hnefi makes no moves until it gets rules it can play",
+                   err);
         return;
     }
+    o->refused = false;
     proto_session_set_variant(o->s, &v);
     search_clear(o->s->search);
     o->our_side = -1;
@@ -285,6 +300,10 @@ static void otep_play(struct otep *o, int n, char **w) {
     int side = n == 2 ? parse_side(w[1]) : -1;
     if (side < 0) {
         otep_error("play: expected 'play attackers' or 'play defenders'");
+        return;
+    }
+    if (o->refused) {
+        otep_error("no move: the rules were refused (%s)", o->refused_why);
         return;
     }
     proto_session_stop(o->s, false);
@@ -384,6 +403,10 @@ static void otep_analyze(struct otep *o, int n, char **w) {
         otep_error("analyze: expected 'analyze <lines 1-1000> <seconds above 0>'");
         return;
     }
+    if (o->refused) {
+        otep_error("no move: the rules were refused (%s)", o->refused_why);
+        return;
+    }
     struct search_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.time_ms[0] = lim.time_ms[1] = -1;
@@ -429,6 +452,10 @@ static bool otep_line(struct otep *o, struct proto_line *line) {
     int n = proto_split(text, w, PROTO_MAX_TOKENS);
     if (n <= 0) return true;
     if (strcmp(w[0], "goodbye") == 0) return false;
+    /* under refused rules the host's boards are of a game hnefi does not play: not read */
+    if (o->refused && (strcmp(w[0], "opponent-move") == 0 || strcmp(w[0], "move") == 0 ||
+                       strcmp(w[0], "position") == 0 || strcmp(w[0], "side") == 0))
+        return true;
     if (strcmp(w[0], "play") == 0)
         otep_play(o, n, w);
     else if (strcmp(w[0], "opponent-move") == 0)
