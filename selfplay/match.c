@@ -204,7 +204,7 @@ static void worker_play(struct worker *w, int64_t g, struct played_game *r) {
     w->active[0] = p[0];
     w->active[1] = p[1];
     pthread_mutex_unlock(&m->lock);
-    referee_play(m->cfg.v, &o, p, tc, &m->cfg.adj, &m->stop, w->game, r);
+    referee_play((uint64_t)g, m->cfg.v, &o, p, tc, &m->cfg.adj, &m->stop, w->game, r);
     pthread_mutex_lock(&m->lock);
     w->active[0] = w->active[1] = NULL;
     pthread_mutex_unlock(&m->lock);

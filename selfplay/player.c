@@ -136,8 +136,10 @@ static enum player_status search_player_go(void *self, const struct player_go *g
                                            struct player_reply *out) {
     struct search_player *p = self;
     if (p->book) {
-        /* the draw depends on the seed and the position alone: the same game replays alike */
-        uint64_t draw = mix64(p->book_seed ^ tafl_pos(go->game)->key ^ (uint64_t)go->game->n);
+        /* the draw depends on the seed, the game's number and the position: each game of a
+           match takes its own book line, and the same game replays alike */
+        uint64_t draw = mix64(p->book_seed ^ mix64(go->game_no) ^ tafl_pos(go->game)->key ^
+                              (uint64_t)go->game->n);
         move_t m = book_choose(p->book, go->game, &p->book_play, draw, NULL);
         if (m != MOVE_NONE) {
             memset(out, 0, sizeof *out);

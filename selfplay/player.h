@@ -48,6 +48,7 @@ struct player_go {
     int64_t clock_ms[SIDE_NB];    /* clocks left (TC_CLOCK), by enum side */
     int64_t inc_ms[SIDE_NB];      /* increments (TC_CLOCK) */
     int64_t deadline_ms;          /* an answer later than this counts as a hang (0: none) */
+    uint64_t game_no;             /* the game's number in its match: seeds per-game choices */
 };
 
 /* How a go ended. */

@@ -148,10 +148,11 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
 }
 
 /*
- * Plays a game: players[s] plays side s with time control tc[s]. game is scratch space. Stops
- * early (PLAYED_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
+ * Plays game number game_no of a match: players[s] plays side s with time control tc[s]. game is
+ * scratch space. Stops early (PLAYED_END_ABORTED) once *stop is set. The result goes to out
+ * (out->index is left alone).
  */
-void referee_play(const struct variant *v, const struct opening *opening,
+void referee_play(uint64_t game_no, const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
                   const struct adjudication *adj, atomic_bool *stop, struct tafl_game *game,
                   struct played_game *out) {
@@ -172,7 +173,7 @@ void referee_play(const struct variant *v, const struct opening *opening,
     }
     out->opening_plies = game->n;
     int64_t clock[SIDE_NB] = {0, 0};
-    struct player_go go = {.game = game};
+    struct player_go go = {.game = game, .game_no = game_no};
     for (int s = 0; s < SIDE_NB; s++) {
         char err[PLAYER_WHY_MAX];
         if (tc[s].kind == TC_CLOCK) {

@@ -81,10 +81,11 @@ const char *played_end_word(int end, int reason);
 bool played_end_parse(const char *word, int *end, int *reason);
 
 /*
- * Plays a game: players[s] plays side s with time control tc[s]. game is scratch space. Stops
- * early (PLAYED_END_ABORTED) once *stop is set. The result goes to out (out->index is left alone).
+ * Plays game number game_no of a match: players[s] plays side s with time control tc[s]. game is
+ * scratch space. Stops early (PLAYED_END_ABORTED) once *stop is set. The result goes to out
+ * (out->index is left alone).
  */
-void referee_play(const struct variant *v, const struct opening *opening,
+void referee_play(uint64_t game_no, const struct variant *v, const struct opening *opening,
                   struct player *const players[SIDE_NB], const struct time_control tc[SIDE_NB],
                   const struct adjudication *adj, atomic_bool *stop, struct tafl_game *game,
                   struct played_game *out);

@@ -417,6 +417,37 @@ static void test_match(void) {
         CHECK(strstr(text, "\nd2-c2 ") != NULL);
     }
     free(text);
+    /* weighted: each game of a match draws its own book line, and a rerun replays them */
+    const char *weighted = "selfplay --variant brandubh --player name=a book=default "
+                           "book-variety=weighted book-seed=5 --player name=b --games 8 "
+                           "--concurrency 1 --random-plies 0 --tc nodes:200 --quiet --records";
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "%s w1.zst", weighted);
+    expect(cmd, 0, "8 of 8 games counted", __LINE__);
+    snprintf(cmd, sizeof cmd, "%s w2.zst", weighted);
+    expect(cmd, 0, "8 of 8 games counted", __LINE__);
+    char *w1 = zio_read_text(tmp_path(0, "w1.zst"), &len, err, sizeof err);
+    char *w2 = zio_read_text(tmp_path(0, "w2.zst"), &len, err, sizeof err);
+    if (CHECK(w1 && w2)) {
+        CHECK(strcmp(w1, w2) == 0);
+        /* the games' moves: without the game's number in the draw, a (the book) and b (200
+           nodes, deterministic) would play one game as attackers and one as defenders */
+        const char *games[8] = {0};
+        int n = 0, distinct = 0;
+        for (const char *q = w1; *q && n < 8; q += strcspn(q, "\n") + (q[strcspn(q, "\n")] != 0)) {
+            if (*q == '#') continue;
+            bool seen = false;
+            size_t k = strcspn(q, ",");
+            for (int j = 0; j < n; j++)
+                seen |= strcspn(games[j], ",") == k && !strncmp(games[j], q, k);
+            distinct += !seen;
+            games[n++] = q;
+        }
+        CHECK_EQ_INT(n, 8);
+        CHECK(distinct >= 3);
+    }
+    free(w1);
+    free(w2);
     expect("selfplay --player name=a book=bd.book --player name=b --games 2", 2,
            "player a book bd.book: the book is for brandubh with size 7", __LINE__);
     expect("selfplay --variant brandubh --player name=a book=none.book --player name=b --games 2",
