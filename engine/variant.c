@@ -417,6 +417,12 @@ bool variant_from_opentafl(struct variant *v, const char *rules, char *err, size
                     "", "");
     snprintf(r.start_fen, sizeof r.start_fen, "%s %c", start_rows, attackers_first ? 'a' : 'd');
     variant_finish(&r);
+    /* a start the rules themselves forbid (a man on the throne, ...) is refused here, so that
+       every reader of rules (records, protocols) can set up the start it was given */
+    struct position start;
+    char why[200];
+    if (!fen_parse(&start, &r, r.start_fen, why, sizeof why))
+        return fail(err, errlen, "rules token 'start': not a valid start position: %s%s", why, "");
     *v = r;
     return true;
 }
