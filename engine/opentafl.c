@@ -417,7 +417,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     variant_finish(&r);
     char why[160];
     if (!fen_read_start(&r, start_fen, why, sizeof why))
-        return fail(err, errlen, "rules token 'start': %s%s", why, "");
+        return fail(err, errlen, "rules token 'start': not a valid start position: %s%s", why, "");
     *v = r;
     return true;
 }

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "engine/threats.h"
+#include "search/score.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -326,7 +327,8 @@ static int32_t dot_avx2(const int16_t *acc, const int16_t *w2, int h) {
 /* Turns an output sum into centi-men for head `side`. */
 static int finish(const struct nnue_net *net, int32_t sum, int side) {
     int64_t out = sum / NNUE_QA + net->b2[side];
-    return (int)(out * net->scale / (NNUE_QA * NNUE_QB));
+    /* within an evaluation's range (search/score.h) even for a file of extreme weights */
+    return score_clamp_eval(out * net->scale / (NNUE_QA * NNUE_QB));
 }
 
 /* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */

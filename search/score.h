@@ -28,4 +28,15 @@ static inline bool score_is_win(int score, int *plies) {
     return true;
 }
 
+/*
+ * Keeps an evaluation below the forced results: an evaluation is never a win, and windows
+ * around it stay inside SCORE_INF (a network or weights file with extreme values would
+ * otherwise give scores that no aspiration window can hold).
+ */
+static inline int score_clamp_eval(long long eval) {
+    return eval >= SCORE_WIN_MIN    ? SCORE_WIN_MIN - 1
+           : eval <= -SCORE_WIN_MIN ? -(SCORE_WIN_MIN - 1)
+                                    : (int)eval;
+}
+
 #endif

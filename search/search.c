@@ -137,7 +137,7 @@ static inline void acc_push(struct thread *t, const struct position *p, move_t m
    classical evaluation. */
 static int evaluate(struct thread *t, const struct position *p, int ply) {
     const struct nnue_net *net = t->s->opt.net;
-    if (!net) return eval_position(p, &t->s->opt.weights);
+    if (!net) return score_clamp_eval(eval_position(p, &t->s->opt.weights));
     int k = ply;
     while (!t->steps[k].done) k--; /* the root is always computed */
     for (k++; k <= ply; k++) {
@@ -147,7 +147,7 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
                     st->caught, &t->steps[k - 1].reach, &st->reach);
         st->done = true;
     }
-    return nnue_evaluate(net, &t->acc[ply], p->side);
+    return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], p->side));
 }
 
 /* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */
@@ -344,6 +344,7 @@ static int aspiration(struct thread *t, const struct position *root, int depth, 
     for (;;) {
         int score = search_node(t, root, alpha, beta, depth, 0, true, false);
         if (atomic_load_explicit(&t->s->stop, memory_order_relaxed)) return score;
+        if (alpha <= -SCORE_INF && beta >= SCORE_INF) return score; /* no wider window */
         if (score <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
@@ -532,10 +533,11 @@ void search_clear(struct search *s) {
 
 /* Returns the static evaluation of p for its side to move with the evaluation of opt. */
 int search_evaluate(const struct search_options *opt, const struct position *p) {
-    if (!opt->net || opt->net->size != p->v->size) return eval_position(p, &opt->weights);
+    if (!opt->net || opt->net->size != p->v->size)
+        return score_clamp_eval(eval_position(p, &opt->weights));
     struct nnue_acc acc;
     nnue_refresh(opt->net, p, &acc);
-    return nnue_evaluate(opt->net, &acc, p->side);
+    return score_clamp_eval(nnue_evaluate(opt->net, &acc, p->side));
 }
 
 /* Asks a running search to stop as soon as it can (safe from any thread). */

@@ -4,10 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "search/score.h"
 
 enum { TT_HUGE_PAGE = 2 << 20 };
+
+/* Maps size zeroed bytes aligned to align (a power of two, at least a page) from the system;
+ *map and *map_bytes get the mapping to unmap later. NULL if out of memory. */
+static void *map_aligned(size_t size, size_t align, void **map, size_t *map_bytes) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (align < page) align = page;
+    size_t len = size + align;
+    char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    /* the part before the aligned start and after the end go back at once */
+    size_t lead = ((uintptr_t)m + align - 1) / align * align - (uintptr_t)m;
+    size_t keep = (size + page - 1) / page * page;
+    if (lead) munmap(m, lead);
+    if (len - lead > keep) munmap(m + lead + keep, len - lead - keep);
+    *map = m + lead;
+    *map_bytes = keep;
+    return m + lead;
+}
 
 /* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
 bool tt_resize(struct tt *tt, size_t mib) {
@@ -16,21 +35,24 @@ bool tt_resize(struct tt *tt, size_t mib) {
     size_t size = buckets * 4 * sizeof(struct tt_entry);
     /* tables of whole 2 MiB pages ask for huge pages: a probe then rarely misses the TLB too */
     bool huge = size % TT_HUGE_PAGE == 0;
-    struct tt_entry *e = aligned_alloc(huge ? TT_HUGE_PAGE : 64, size);
+    void *map = NULL;
+    size_t map_bytes = 0;
+    struct tt_entry *e = map_aligned(size, huge ? TT_HUGE_PAGE : 64, &map, &map_bytes);
 #ifdef MADV_HUGEPAGE
     if (e && huge) madvise(e, size, MADV_HUGEPAGE);
 #endif
     int maps = tt->maps > 0 ? tt->maps : 1;
     uint64_t *dirty = calloc((size_t)maps * ((buckets + 63) / 64), sizeof *dirty);
     if (!e || !dirty) {
-        free(e);
+        if (e) munmap(map, map_bytes);
         free(dirty);
         return false;
     }
-    memset(e, 0, buckets * 4 * sizeof *e);
-    free(tt->entries);
-    free(tt->dirty);
+    /* a fresh mapping reads as zeros: every entry empty, no page touched yet */
+    tt_free(tt);
     tt->entries = e;
+    tt->map = map;
+    tt->map_bytes = map_bytes;
     tt->dirty = dirty;
     tt->maps = maps;
     tt->buckets = buckets;
@@ -65,8 +87,10 @@ bool tt_set_writers(struct tt *tt, int n) {
 
 /* Frees the table. */
 void tt_free(struct tt *tt) {
-    free(tt->entries);
+    if (tt->map) munmap(tt->map, tt->map_bytes);
     free(tt->dirty);
+    tt->map = NULL;
+    tt->map_bytes = 0;
     tt->entries = NULL;
     tt->dirty = NULL;
     tt->buckets = 0;

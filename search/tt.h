@@ -14,6 +14,11 @@
  * Replacement in a bucket: the same key, else an empty entry, else the entry with the lowest
  * depth - 8 * age. Bitmaps mark the buckets written since the last clear (one bitmap per
  * writing thread), so that clearing a large table after a short search zeroes only those.
+ *
+ * The entries are mapped straight from the system (mmap), not taken from malloc: a resized table
+ * goes back to the system at once. Through malloc, large 2 MiB-aligned blocks freed and taken
+ * again (a GUI changing Hash) raise glibc's mmap threshold and leave holes in its heap, and a
+ * long session's resident memory grew to many times the table's size.
  */
 #ifndef HNEFI_SEARCH_TT_H
 #define HNEFI_SEARCH_TT_H
@@ -40,7 +45,9 @@ struct tt_hit {
 
 struct tt {
     struct tt_entry *entries;
-    size_t buckets; /* a power of two; 4 entries each */
+    void *map;        /* the mapping that holds the entries (aligned inside it) */
+    size_t map_bytes; /* its length */
+    size_t buckets;   /* a power of two; 4 entries each */
     unsigned generation;
     uint64_t *dirty; /* `maps` maps of one bit per bucket written since the last clear */
     int maps;        /* one per writing thread (see tt_set_writers), at least 1 */

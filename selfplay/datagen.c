@@ -238,9 +238,13 @@ static bool read_game(const uint8_t *frame, size_t len, int64_t game, int count,
         d.flags = r[37];
         d.ply = (int)get_le(r + 38, 2);
         char why[120];
-        if (r[32] < cells) d.pos.king = bb_sq(r[32]);
-        d.pos.key = pos_compute_key(&d.pos);
-        if (r[32] >= cells || r[33] > 1 || r[36] > 2 || r[37] > 3 ||
+        /* the key is computed only for men on the board: its tables stop at the last square */
+        bool on_board = r[32] < cells && !((d.pos.att | d.pos.def) & ~c->v->g.board);
+        if (on_board) {
+            d.pos.king = bb_sq(r[32]);
+            d.pos.key = pos_compute_key(&d.pos);
+        }
+        if (!on_board || r[33] > 1 || r[36] > 2 || r[37] > 3 ||
             !pos_valid(&d.pos, why, sizeof why)) {
             snprintf(err, errlen, "game %lld position %d is damaged", (long long)game, i + 1);
             return false;

@@ -4,3 +4,7 @@ hnefi_test(test_proto_uci ${T}/test_proto_uci.c ${T}/pipe_process.c LABELS proto
 hnefi_test(test_proto_otep ${T}/test_proto_otep.c ${T}/pipe_process.c ${T}/data_file.c LABELS protocol)
 hnefi_test(test_proto_htp ${T}/test_proto_htp.c ${T}/pipe_process.c LABELS protocol)
 hnefi_test(test_proto_fuzz ${T}/test_proto_fuzz.c ${T}/pipe_process.c LABELS protocol)
+# stop at random instants of a search, through UCI (issue 16)
+hnefi_test(test_stop_stress ${T}/test_stop_stress.c ${T}/pipe_process.c LABELS protocol)
+# long sessions of every protocol: memory and descriptors stay flat (issue 16)
+hnefi_test(test_long_session ${T}/test_long_session.c ${T}/pipe_process.c LABELS protocol)

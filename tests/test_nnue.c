@@ -257,11 +257,45 @@ static void test_search(void) {
     nnue_free(&net);
 }
 
+/*
+ * A network with extreme (but loadable) values evaluates below the forced results, and a search
+ * with it ends (fuzz_nnue: its scores were beyond every aspiration window, whose doubling width
+ * then overflowed, and the search never ended).
+ */
+static void test_extreme_net(void) {
+    const struct variant *v = variant_by_name("brandubh");
+    struct nnue_net net;
+    random_net(&net, v, 32, 5);
+    net.b2[0] = net.b2[1] = 2000000000;
+    net.scale = 100000;
+    struct tafl_game *g = tafl_new(v);
+    struct nnue_acc acc;
+    nnue_refresh(&net, tafl_pos(g), &acc);
+    for (int side = 0; side < SIDE_NB; side++) {
+        int e = nnue_evaluate(&net, &acc, side);
+        CHECK(e < SCORE_WIN_MIN && e > -SCORE_WIN_MIN);
+        CHECK_EQ_INT(e, nnue_evaluate_portable(&net, &acc, side));
+    }
+    struct search *s = search_new(1);
+    struct search_options opt;
+    search_options_default(&opt);
+    opt.net = &net;
+    struct search_limits lim = {.depth = 6, .time_ms = {-1, -1}};
+    struct search_result r;
+    search_run(s, g, &lim, &opt, NULL, &r);
+    CHECK(r.best != MOVE_NONE && tafl_move_legal(g, r.best, NULL, 0));
+    CHECK(r.score < SCORE_INF && r.score > -SCORE_INF);
+    search_free(s);
+    tafl_free(g);
+    nnue_free(&net);
+}
+
 /* Runs every test of the learned evaluation. */
 int main(void) {
     test_file();
     test_incremental();
     test_paths();
     test_search();
+    test_extreme_net();
     return check_done();
 }

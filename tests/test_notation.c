@@ -227,6 +227,11 @@ static void opentafl(void) {
     rules_bad("dim:7 start:/7/7/7/3K2/7/7/7/", "6 squares, expected 7");
     rules_bad("dim:7 novalue start:/7/7/7/3K3/7/7/7/", "expected key:value");
     rules_bad("dim:7 start:/3t3/7/7/7/7/7/7/", "no king");
+    /* a start the rules forbid is refused with the rules (a .otg reader crashed on it) */
+    rules_bad(
+        "dim:7 name:brandubh surf:n atkf:y tfr:w ks:c start:/3t3/3t3/3T3/TtttKTt/3T3/3t3/3t3/",
+        "not a valid start position: FEN: attacker on d4, a square only the king may hold");
+    rules_bad("dim:7 start:/7/7/7/7/7/7/7/", "not a valid start position");
     CHECK(!variant_set_option(&v, "repetition", "sometimes", err, sizeof err));
     CHECK(strstr(err, "unknown value 'sometimes'") != NULL);
     CHECK(!variant_set_option(&v, "nonsense", "yes", err, sizeof err));

@@ -5,6 +5,7 @@
  * external engines that crash, hang or send illegal moves, refused records of another tournament,
  * and the command lines of hnefi match, selfplay and games, including every argument error.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -765,6 +766,72 @@ static void test_command_lines(void) {
     CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "damaged"));
 }
 
+/* Reads this process's resident memory (kB) and counts its open descriptors. */
+static void own_usage(long *rss_kb, int *fds) {
+    char text[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    *rss_kb = -1;
+    *fds = 0;
+    while (f && fgets(text, sizeof text, f))
+        if (strncmp(text, "VmRSS:", 6) == 0) *rss_kb = strtol(text + 6, NULL, 10);
+    if (f) fclose(f);
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *e; d && (e = readdir(d));) *fds += e->d_name[0] != '.';
+    if (d) closedir(d);
+    *fds -= 1; /* the directory being read */
+}
+
+/* Counts the processes whose parent is this one (engines not waited for, or still running). */
+static int own_children(void) {
+    int n = 0;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300], text[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        char *close_paren = fgets(text, sizeof text, f) ? strrchr(text, ')') : NULL;
+        fclose(f);
+        int ppid;
+        char state;
+        if (close_paren && sscanf(close_paren + 1, " %c %d", &state, &ppid) == 2 &&
+            ppid == (int)getpid())
+            n++;
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/*
+ * Many games against an engine that crashes in every game and is restarted for the next: the
+ * match leaves no descriptor open, no child process behind, and its memory does not grow with
+ * the games (measured after a warm-up match; 16 MiB of allocator noise allowed). 400 games
+ * (40 with HNEFI_QUICK, 4000 with HNEFI_LONG).
+ */
+static void test_crash_restarts_leak_nothing(void) {
+    struct match_status st;
+    char err[400];
+    const char *lng = getenv("HNEFI_LONG");
+    int64_t games = lng && atoi(lng) ? 4000 : quick ? 40 : 400;
+    int crash = match_end_slot(PLAYED_END_CRASH, 0);
+    long rss[2];
+    int fds[2];
+    CHECK(against_fake("--crash-after 2", 20, NULL, 0, &st, err, sizeof err) == 0);
+    match_status_free(&st);
+    own_usage(&rss[0], &fds[0]);
+    CHECK(against_fake("--crash-after 2", games, NULL, 0, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[crash], games);
+    match_status_free(&st);
+    own_usage(&rss[1], &fds[1]);
+    printf("%lld games against a crashing engine: VmRSS %ld kB -> %ld kB, %d -> %d open "
+           "descriptors, %d children left\n",
+           (long long)games, rss[0], rss[1], fds[0], fds[1], own_children());
+    CHECK_EQ_INT(fds[1], fds[0]);
+    CHECK(rss[0] > 0 && rss[1] - rss[0] <= 16 * 1024);
+    CHECK_EQ_INT(own_children(), 0);
+}
+
 /* Runs the match tests in a scratch directory. */
 int main(void) {
     quick = getenv("HNEFI_QUICK") != NULL;
@@ -773,6 +840,7 @@ int main(void) {
     test_real_match();
     test_determinism();
     test_faulty_engines();
+    test_crash_restarts_leak_nothing();
     test_adjudication();
     test_split_pairs();
     test_sprt_stop();

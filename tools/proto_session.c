@@ -339,6 +339,24 @@ static void session_join(struct proto_session *s) {
     s->state = PROTO_IDLE;
 }
 
+/* Cuts a perft depth to the session's bound (proto_caps). */
+int proto_session_perft_depth(const struct proto_session *s, int depth) {
+    return s->caps.perft_depth > 0 && depth > s->caps.perft_depth ? s->caps.perft_depth : depth;
+}
+
+/* Bounds a search's limits and options by the session's caps (proto_caps). */
+static void caps_apply(struct proto_session *s, struct search_limits *l) {
+    const struct proto_caps *c = &s->caps;
+    if (c->threads > 0 && s->opt.threads > c->threads) s->opt.threads = c->threads;
+    if (!c->nodes) return;
+    /* nodes and depth only: a search that never looks at the clock ends the same way */
+    l->movetime_ms = 0;
+    l->time_ms[0] = l->time_ms[1] = -1;
+    l->inc_ms[0] = l->inc_ms[1] = 0;
+    l->movestogo = 0;
+    if (!l->nodes || l->nodes > c->nodes) l->nodes = c->nodes;
+}
+
 /* Starts a search of the current game on the search thread; any earlier search must be over. */
 void proto_session_go(struct proto_session *s, const struct search_limits *limits, bool hold,
                       const struct proto_hooks *hooks) {
@@ -346,6 +364,7 @@ void proto_session_go(struct proto_session *s, const struct search_limits *limit
     game_copy(s->search_game, s->game);
     s->opt.net = cli_eval_net(&s->eval, &s->variant);
     s->limits = *limits;
+    caps_apply(s, &s->limits);
     s->hold = hold;
     s->released = false;
     s->discard = false;
@@ -419,6 +438,7 @@ void proto_session_wait(struct proto_session *s) {
 /* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
 bool proto_session_set_hash(struct proto_session *s, long mib) {
     proto_session_stop(s, false);
+    if (s->caps.hash_mib > 0 && mib > s->caps.hash_mib) mib = s->caps.hash_mib;
     if (!search_set_hash(s->search, (size_t)mib)) return false;
     s->hash_mib = mib;
     return true;
@@ -497,6 +517,11 @@ static bool book_check(struct proto_session *s, char *err, size_t errlen) {
 
 /* Asks for the book name (a file, or "default") and turns the book on; reads it now. */
 bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen) {
+    if (s->caps.no_files && strcmp(name, "default") != 0) {
+        snprintf(err, errlen, "book files are off in this session; playing without a book");
+        s->bk.own = 0;
+        return false;
+    }
     snprintf(s->bk.name, sizeof s->bk.name, "%s", name);
     s->bk.own = 1;
     return book_check(s, err, errlen);
@@ -532,6 +557,10 @@ bool proto_session_set_net(struct proto_session *s, const char *path, char *err,
     if (!path) {
         cli_eval_free(&s->eval);
         return true;
+    }
+    if (s->caps.no_files) {
+        snprintf(err, errlen, "network files are off in this session");
+        return false;
     }
     return cli_eval_load(&s->eval, path, &s->variant, err, errlen);
 }
@@ -704,13 +733,16 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     struct proto_session *s = malloc(sizeof *s);
     struct proto_reader *r = malloc(sizeof *r);
     struct proto_line *line = malloc(sizeof *line);
-    if (!s || !r || !line || !proto_session_init(s, cfg->variant, cfg->hash_mib)) {
+    long hash_mib = cfg->hash_mib;
+    if (cfg->caps.hash_mib > 0 && hash_mib > cfg->caps.hash_mib) hash_mib = cfg->caps.hash_mib;
+    if (!s || !r || !line || !proto_session_init(s, cfg->variant, hash_mib)) {
         fprintf(stderr, "hnefi: out of memory\n");
         free(s);
         free(r);
         free(line);
         return 1;
     }
+    s->caps = cfg->caps;
     s->opt.threads = cfg->threads;
     s->opt.move_overhead_ms = cfg->move_overhead_ms;
     char err[700];

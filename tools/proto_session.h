@@ -137,6 +137,21 @@ struct proto_book {
     uint64_t seed, rng; /* BookSeed (0: from the clock) and the draws' state */
 };
 
+/*
+ * Bounds that a host cannot lift, for in-process fuzzing and long-session tests (0 or false: no
+ * bound). With nodes set, every search is cut to that many nodes and bounded by nodes and depth
+ * only (clocks and move times are dropped), so it ends soon and, with one thread, always the
+ * same way. perft_depth, hash_mib and threads cut what a command asks for; with no_files, the
+ * options that name a file to read (a book other than the shipped one, a network) are refused.
+ */
+struct proto_caps {
+    uint64_t nodes;
+    int perft_depth;
+    long hash_mib;
+    int threads;
+    bool no_files;
+};
+
 struct proto_session {
     struct variant variant;
     struct tafl_game *game, *scratch, *search_game;
@@ -157,6 +172,7 @@ struct proto_session {
     struct search_result result;
     struct proto_book bk;
     char startup_note[600]; /* an error with the command line's book, for the protocol to say */
+    struct proto_caps caps;
 };
 
 /* Sets up a session for variant v with a table of hash_mib MiB; false if out of memory. */
@@ -181,6 +197,9 @@ bool proto_session_set_position(struct proto_session *s, const char *fen, char *
 
 /* Restarts the game from position p (which must belong to the session's variant). */
 void proto_session_reset_to(struct proto_session *s, const struct position *p);
+
+/* Cuts a perft depth to the session's bound (proto_caps). */
+int proto_session_perft_depth(const struct proto_session *s, int depth);
 
 /* Starts a search of the current game on the search thread; any earlier search must be over. */
 void proto_session_go(struct proto_session *s, const struct search_limits *limits, bool hold,
@@ -251,8 +270,9 @@ struct proto_config {
     int book_depth;       /* --book-depth: no book move from this ply on (0: no limit) */
     enum book_variety book_variety;
     uint64_t book_seed;
-    const char *eval; /* --eval: "nnue" or "classic" (NULL: the default) */
-    const char *net;  /* --net: a network file (NULL: the built-in one) */
+    const char *eval;       /* --eval: "nnue" or "classic" (NULL: the default) */
+    const char *net;        /* --net: a network file (NULL: the built-in one) */
+    struct proto_caps caps; /* bounds for fuzzing and tests (none from the command line) */
 };
 
 /*

@@ -372,6 +372,7 @@ static void cmd_position(struct uci *u, int n, char **w) {
 /* Runs perft on the current position and prints the count (blocks the reader). */
 static void run_perft(struct uci *u, int depth) {
     struct timespec a, b;
+    depth = proto_session_perft_depth(u->s, depth);
     clock_gettime(CLOCK_MONOTONIC, &a);
     uint64_t nodes = perft(tafl_pos(u->s->game), depth);
     clock_gettime(CLOCK_MONOTONIC, &b);

@@ -4,7 +4,7 @@
 #   2. a Release build with warnings as errors, and every test through ctest;
 #   3. an address+undefined sanitizer build of the unit tests (quick sizes), and a thread
 #      sanitizer build of the threaded ones (search threads, protocols, matches, playouts);
-#   4. a short libFuzzer run of each parser and of the book reader (clang), sharing the time;
+#   4. a short libFuzzer run of every reader of outside input (clang), sharing the time;
 #   5. an MPI build and the mpirun -np 2 self-play test (OpenMPI).
 # HNEFI_LONG=1 adds the long runs (longer fuzzing).
 set -euo pipefail
@@ -32,22 +32,11 @@ CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DHNEFI_TSAN=ON -DHNE
 cmake --build build/tsan -j"$jobs"
 # a race in the hnefi processes the tests start fails them too (exit status 66)
 HNEFI_QUICK=1 TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build/tsan --output-on-failure \
-      -j"$jobs" -R 'test_(search|nnue|proto_uci|proto_otep|proto_htp|proto_fuzz|selfplay_match|mc_playout)$'
+      -j"$jobs" -R 'test_(search|nnue|proto_uci|proto_otep|proto_htp|proto_fuzz|stop_stress|selfplay_match|mc_playout)$'
 
-echo "== fuzzing the parsers and the book reader"
-# the stage's time is shared between the targets: 10 s each (300 s each with HNEFI_LONG)
-fuzz_seconds=10
-[ "${HNEFI_LONG:-0}" = 1 ] && fuzz_seconds=300
-CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DHNEFI_FUZZ=ON -DHNEFI_WERROR=ON \
-      -DHNEFI_NATIVE=OFF >/dev/null
-cmake --build build/fuzz -j"$jobs" --target fuzz_notation fuzz_book
-mkdir -p build/fuzz/corpus build/fuzz/corpus_book
-cp tests/fuzz/seeds/* build/fuzz/corpus/
-cp tests/fuzz/seeds_book/* build/fuzz/corpus_book/
-build/fuzz/tests/fuzz/fuzz_notation -max_total_time="$fuzz_seconds" -max_len=4096 \
-      -print_final_stats=1 build/fuzz/corpus 2>&1 | tail -n 12
-build/fuzz/tests/fuzz/fuzz_book -max_total_time="$fuzz_seconds" -max_len=8192 \
-      -print_final_stats=1 build/fuzz/corpus_book 2>&1 | tail -n 12
+echo "== fuzzing every reader of outside input (clang, libFuzzer)"
+# tools/fuzz.sh shares the stage's 20 s between the targets (HNEFI_LONG=1: 10 minutes each)
+tools/fuzz.sh
 echo "== MPI build and self-play over two ranks"
 cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=Release -DHNEFI_WERROR=ON -DHNEFI_MPI=ON >/dev/null
 cmake --build build/mpi -j"$jobs" --target hnefi test_selfplay_mpi

@@ -1,0 +1,126 @@
+/*
+ * libFuzzer target for the training-data reader (selfplay/datagen.c), as `hnefi train` uses it
+ * (tools/nnue_train.c) and `hnefi games summary` shows it. The first byte picks the form:
+ *   bit 0     0: the file as it is; 1: a sound file made from the rest: the header made right
+ *             for the variant, then games, each one frame: a count byte n, a 16-byte game
+ *             header (its count set to n) and n records of 40 bytes (zeros where input ends)
+ *   bits 1-3  the variant (built-in 0-4)
+ * Every position handed out must be valid for the variant with a key that matches its pieces;
+ * a refused file must say why; the trainer must take the same positions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/position.h"
+#include "fuzz_util.h"
+#include "selfplay/datagen.h"
+#include "selfplay/records.h"
+#include "tools/cmd_match.h"
+#include "tools/nnue_train.h"
+
+/* Checks one position read from the file; counts it. */
+static bool check_pos(const struct datagen_pos *d, void *ctx) {
+    int64_t *count = ctx;
+    char why[200];
+    if (!pos_valid(&d->pos, why, sizeof why)) fuzz_broken("invalid training position");
+    if (d->pos.key != pos_compute_key(&d->pos)) fuzz_broken("training position key");
+    if (d->result != RESULT_ATTACKERS && d->result != RESULT_DEFENDERS && d->result != RESULT_DRAW)
+        fuzz_broken("training result");
+    ++*count;
+    return true;
+}
+
+/* Appends a little-endian value of n bytes. */
+static void put_le(uint8_t *p, uint64_t v, int n) {
+    for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Builds a sound data file for v from the input's games; NULL if out of memory. */
+static uint8_t *build(const struct variant *v, const uint8_t *d, size_t n, size_t *outlen) {
+    uint8_t head[DATAGEN_HEADER] = {'H', 'N', 'E', 'F', 'I', 'D', 'A', 'T'};
+    put_le(head + 8, DATAGEN_VERSION, 4);
+    put_le(head + 12, DATAGEN_RECORD, 4);
+    put_le(head + 16, (uint64_t)v->size, 4);
+    records_variant_name(v, (char *)head + 24, 32);
+    size_t cap = 1 << 16, used = 0;
+    uint8_t *text = malloc(cap), *game = malloc(DATAGEN_GAME_HEADER + 255 * DATAGEN_RECORD);
+    uint8_t *out = NULL;
+    if (!text || !game) goto done;
+    /* the frames, each prefixed by its length so they can be compressed one by one below */
+    size_t hl;
+    uint8_t *h = fuzz_zstd(head, sizeof head, false, &hl);
+    if (!h) goto done;
+    memcpy(text, h, hl);
+    used = hl;
+    free(h);
+    size_t i = 0;
+    while (i < n) {
+        int count = d[i++];
+        size_t glen = DATAGEN_GAME_HEADER + (size_t)count * DATAGEN_RECORD;
+        memset(game, 0, glen);
+        size_t take = n - i < glen ? n - i : glen;
+        memcpy(game, d + i, take);
+        i += take;
+        put_le(game + 8, (uint64_t)count, 4);
+        size_t fl;
+        uint8_t *f = fuzz_zstd(game, glen, false, &fl);
+        if (!f) goto done;
+        if (used + fl > cap) {
+            cap = (used + fl) * 2;
+            uint8_t *bigger = realloc(text, cap);
+            if (!bigger) {
+                free(f);
+                goto done;
+            }
+            text = bigger;
+        }
+        memcpy(text + used, f, fl);
+        used += fl;
+        free(f);
+    }
+    out = text;
+    text = NULL;
+    *outlen = used;
+done:
+    free(text);
+    free(game);
+    return out;
+}
+
+/* Fuzzes one input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1) return 0;
+    fuzz_quiet_stdout();
+    const struct variant *v = variant_builtin(((data[0] >> 1) & 7) % 5);
+    const uint8_t *body = data + 1;
+    size_t len = size - 1;
+    uint8_t *owned = NULL;
+    if (data[0] & 1) {
+        if (!(owned = build(v, body, len, &len))) return 0;
+        body = owned;
+    }
+    const char *path = fuzz_file(0, body, len);
+    int64_t games = -1, positions = -1, count = 0;
+    char err[600] = "";
+    bool ok = datagen_read(path, v, check_pos, &count, &games, &positions, err, sizeof err);
+    if (!ok && !err[0]) fuzz_broken("a refused data file says no reason");
+    if (positions != count || games < 0) fuzz_broken("training counts");
+    /* the trainer reads the same file the same way */
+    struct train_data *td = train_data_new(v);
+    struct train_config cfg;
+    train_config_default(&cfg, v);
+    char err2[600] = "";
+    if (td) {
+        bool ok2 = train_data_add_file(td, path, &cfg, err2, sizeof err2);
+        int64_t tp, tg;
+        train_data_counts(td, &tp, &tg);
+        if (ok2 != ok || (ok && tp != positions)) fuzz_broken("trainer reads differently");
+        train_data_free(td);
+    }
+    char *argv[] = {"games", "summary", (char *)path, "--variant", (char *)v->name, NULL};
+    int rc = cmd_games(5, argv);
+    if (rc != 0 && rc != 1) fuzz_broken("hnefi games exit status");
+    free(owned);
+    return 0;
+}
