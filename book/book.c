@@ -92,7 +92,7 @@ static bool rules_variant(const char *name, const char *rules, struct variant *v
         snprintf(err, errlen, "its rules name no board size or start position hnefi can play");
         return false;
     }
-    snprintf(v->start_fen, sizeof v->start_fen, "%s", start);
+    memcpy(v->start_fen, start, strlen(start) + 1); /* it fits: checked just above */
     for (const char *l = rules; *l;) {
         size_t n = strcspn(l, "\n"), k = strcspn(l, " \n");
         char key[40], value[VARIANT_FEN_MAX + 8];
