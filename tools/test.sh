@@ -32,7 +32,7 @@ CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DHNEFI_TSAN=ON -DHNE
 cmake --build build/tsan -j"$jobs"
 # a race in the hnefi processes the tests start fails them too (exit status 66)
 HNEFI_QUICK=1 TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build/tsan --output-on-failure \
-      -j"$jobs" -R 'test_(search|nnue|proto_uci|proto_otep|proto_htp|proto_fuzz|stop_stress|selfplay_match|mc_playout)$'
+      -j"$jobs" -R 'test_(search|nnue|proto_uci|proto_otep|proto_htp|proto_fuzz|stop_stress|long_session|selfplay_match|mc_playout)$'
 
 echo "== fuzzing every reader of outside input (clang, libFuzzer)"
 # tools/fuzz.sh shares the stage's 20 s between the targets (HNEFI_LONG=1: 10 minutes each)
