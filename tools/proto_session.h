@@ -138,11 +138,12 @@ struct proto_book {
 };
 
 /*
- * Bounds that a host cannot lift, for in-process fuzzing and long-session tests (0 or false: no
- * bound). With nodes set, every search is cut to that many nodes and bounded by nodes and depth
- * only (clocks and move times are dropped), so it ends soon and, with one thread, always the
- * same way. perft_depth, hash_mib and threads cut what a command asks for; with no_files, the
- * options that name a file to read (a book other than the shipped one, a network) are refused.
+ * Bounds that a host cannot lift, for driving a protocol in-process (the fuzz targets); 0 or
+ * false: no bound. With nodes set, every search is cut to that many nodes and bounded by nodes
+ * and depth only (clocks and move times are dropped), so it ends soon and, with one thread,
+ * always the same way. perft_depth, hash_mib and threads cut what a command asks for; with
+ * no_files, the options that name a file to read (a book other than the shipped one, a network)
+ * are refused.
  */
 struct proto_caps {
     uint64_t nodes;
