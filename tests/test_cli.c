@@ -3,6 +3,7 @@
  * and bad arguments (every bad path must print an error naming the problem and exit non-zero).
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,15 @@ static void ok(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Checks that a command succeeds, prints want and does not print unwanted. */
+static void ok_without(const char *args, const char *want, const char *unwanted) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st == 0 && strstr(out, want) && !strstr(out, unwanted), __FILE__, __LINE__,
+                      args))
+        fprintf(stderr, "    status %d, output:\n%s\n", st, out);
+}
+
 /* Checks that a command fails with a message containing want. */
 static void bad(const char *args, const char *want) {
     static char out[1 << 16];
@@ -56,6 +66,64 @@ static void help_lacks(const char *args, const char *word) {
         fprintf(stderr, "    status %d, '%s' in:\n%s\n", st, word, out);
 }
 
+/* Writes a FEN of an n x n board, defenders to move, with the king on c3 between attackers: on
+   b3 and d3, and with `four` also on c2 and c4; one defender man on e2. */
+static void king_between_fen(int n, bool four, char *out, size_t len) {
+    char board[11][12];
+    if (n < 7 || n > 11) return;
+    for (int r = 0; r < n; r++) {
+        memset(board[r], '.', (size_t)n);
+        board[r][n] = 0;
+    }
+    int k = n - 3; /* row of rank 3, counted from the top */
+    board[k][2] = 'k';
+    board[k][1] = board[k][3] = 'a';
+    if (four) board[k - 1][2] = board[k + 1][2] = 'a';
+    board[n - 2][4] = 'd';
+    size_t at = 0;
+    for (int r = 0; r < n; r++) {
+        int empty = 0;
+        for (int c = 0; c <= n; c++) {
+            if (c < n && board[r][c] == '.') {
+                empty++;
+                continue;
+            }
+            if (empty) at += (size_t)snprintf(out + at, len - at, "%d", empty);
+            empty = 0;
+            if (c < n) at += (size_t)snprintf(out + at, len - at, "%c", board[r][c]);
+        }
+        at += (size_t)snprintf(out + at, len - at, "%s", r + 1 < n ? "/" : " d");
+    }
+}
+
+/* A king loaded between enemies is not captured (no move closed the trap), in every variant and
+   every king-capture mode, through show and perft; only a rule that holds at any time (the seed
+   Tablut's immobile king) ends such a game. */
+static void loaded_king_between_enemies(void) {
+    static const struct {
+        const char *name;
+        int size;
+    } variants[] = {
+        {"copenhagen", 11}, {"fetlar", 11}, {"tablut", 9}, {"linnaeus", 9}, {"brandubh", 7}};
+    static const char *const modes[] = {"custodial", "four", "throne_four"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        for (int m = 0; m < 3; m++)
+            for (int four = 0; four < 2; four++) {
+                char fen[200], args[400];
+                king_between_fen(variants[v].size, four, fen, sizeof fen);
+                snprintf(args, sizeof args, "show --variant %s --rule king_capture=%s --fen '%s'",
+                         variants[v].name, modes[m], fen);
+                /* the seed Tablut's immobile king is shut in by the position itself */
+                bool shut = four && strcmp(variants[v].name, "tablut") == 0;
+                ok(args, shut ? "the king and his last guard are shut in" : "status: in play");
+                if (shut) continue;
+                snprintf(args, sizeof args,
+                         "perft --variant %s --rule king_capture=%s --fen '%s' 1", variants[v].name,
+                         modes[m], fen);
+                ok_without(args, "perft 1: ", "perft 1: 0 nodes");
+            }
+}
+
 /* Runs every command-line test. */
 int main(void) {
     ok("perft 3", "806344 nodes");
@@ -71,6 +139,7 @@ int main(void) {
     ok("show --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d'", "legal moves: 14");
     ok("perft --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d' 2", "perft 2: 346 nodes");
     ok("perft --variant linnaeus --fen '9/9/9/2aka4/9/9/9/3d5/6a2 d' 2", "perft 2: 623 nodes");
+    loaded_king_between_enemies();
     ok("variant --variant fetlar", "no_moves draw");
     ok("--help", "perft");
     ok("perft --help", "usage: hnefi perft");
