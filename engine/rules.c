@@ -78,6 +78,23 @@ static bb_t shieldwall_captures(const struct position *p, int to, int mover) {
     return caught & enemy_men;
 }
 
+/* Returns the empty squares where a man of the side to move would capture custodially. */
+bb_t rules_capture_squares(const struct position *p) {
+    const struct bb_geom *g = &p->v->g;
+    int mover = p->side;
+    bb_t victims = mover == SIDE_ATTACKERS ? p->def : p->att;
+    bb_t anvil = anvils(p, mover, mover == SIDE_ATTACKERS ? KIND_D : KIND_A);
+    bb_t empty = g->board & ~pos_occupied(p);
+    /* a victim with an anvil beyond it in direction d is taken by a man landing on its other
+       side, one step against d */
+    bb_t squares = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        int back = (d + 2) % 4;
+        squares |= bb_shift(victims & bb_shift(anvil, back, g), back, g);
+    }
+    return squares & empty;
+}
+
 /* Returns the men captured by the move of side `mover` that landed on to (the full test). */
 bb_t rules_captures_full(const struct position *p, int to, int mover) {
     const struct variant *v = p->v;

@@ -26,6 +26,14 @@ static inline bb_t rules_captures(const struct position *p, int to, int mover) {
     return rules_captures_full(p, to, mover);
 }
 
+/*
+ * Returns the empty squares where a man of the side to move, landing there, would capture an
+ * enemy man custodially (against an own piece or a hostile square beyond it). Shieldwall and
+ * Linnaean captures are not included: this serves move selection (which moves to try first or
+ * in quiescence), never the rules themselves.
+ */
+bb_t rules_capture_squares(const struct position *p);
+
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
 bool rules_king_captured(const struct position *p, int to);
 

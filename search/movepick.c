@@ -29,6 +29,26 @@ void history_update(struct history *h, const struct position *p, move_t m, int d
     }
 }
 
+/* Moves one history value by bonus (negative: a malus), more slowly as it nears the limit. */
+static inline void history_gravity(int *v, int bonus) {
+    int mag = bonus < 0 ? -bonus : bonus;
+    *v += bonus - (int)((long long)*v * mag / HISTORY_LIMIT);
+}
+
+/* Records a cutoff by quiet move m and lowers the quiet moves tried before it (gravity). */
+void history_update_malus(struct history *h, const struct position *p, move_t m,
+                          const move_t *tried, int n, int depth, int ply) {
+    int(*table)[BB_MAX_SQUARES] = h->table[p->side];
+    int bonus = depth * depth < 1200 ? depth * depth * 16 : 1200 * 16;
+    history_gravity(&table[move_from(m)][move_to(m)], bonus);
+    for (int i = 0; i < n; i++)
+        history_gravity(&table[move_from(tried[i])][move_to(tried[i])], -bonus);
+    if (h->killers[ply][0] != m) {
+        h->killers[ply][1] = h->killers[ply][0];
+        h->killers[ply][0] = m;
+    }
+}
+
 /* Gathers the ordering knowledge of node p at ply. */
 static void order_init(struct order *o, const struct history *h, const struct position *p,
                        move_t tt_move, int ply) {

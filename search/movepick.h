@@ -75,6 +75,14 @@ void history_clear_killers(struct history *h);
 void history_update(struct history *h, const struct position *p, move_t m, int depth, int ply);
 
 /*
+ * Records a cutoff by the quiet move m at depth, ply, as history_update does, but with history
+ * values that move toward +-HISTORY_LIMIT ("gravity": a change shrinks as the value nears the
+ * limit) instead of halving, and lowers each of the n quiet moves `tried` before m.
+ */
+void history_update_malus(struct history *h, const struct position *p, move_t m,
+                          const move_t *tried, int n, int depth, int ply);
+
+/*
  * Starts handing out the moves of node p at ply (into the caller's arrays moves and scores): at
  * the root (root_moves not NULL) exactly those; at depth 1 the table move and killers that are
  * legal come first; otherwise the list is made at once. Returns false when the node has no move.

@@ -1,6 +1,7 @@
 /* The tafl search: iterative deepening, PVS with quiescence, the shared table, Lazy SMP jobs. */
 #include "search/search.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +9,18 @@
 
 #include "engine/make.h"
 #include "engine/movegen.h"
+#include "engine/rules.h"
 #include "engine/threats.h"
 #include "search/movepick.h"
 #include "search/nnue.h"
 #include "search/threads.h"
 #include "search/tt.h"
 
-enum { KEYS_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2, QS_THREAT_PLIES = 4 };
+enum {
+    KEYS_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2,
+    QS_THREAT_PLIES = 4,  /* quiescence answers threats of a win this many plies deep */
+    QS_CAPTURE_PLIES = 6, /* and tries captures this many plies deep (qs_captures) */
+};
 
 /* One search thread's own state. */
 struct thread {
@@ -150,14 +156,49 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
     return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], p->side));
 }
 
-/* Quiescence: immediate wins, replies to a threat of an immediate win, else the evaluation. */
+static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
+                   int qply);
+
+/* The quiet end of quiescence: the evaluation, or with qs_captures the better of it and the
+   captures of the side to move (a capture ends in quiescence again). */
+static int qsearch_captures(struct thread *t, const struct position *p, int alpha, int beta,
+                            int ply, int qply) {
+    int stand = evaluate(t, p, ply);
+    if (!t->s->opt.params.qs_captures || qply >= QS_CAPTURE_PLIES || stand >= beta) return stand;
+    bb_t squares = rules_capture_squares(p);
+    if (!squares) return stand;
+    if (stand > alpha) alpha = stand;
+    int best = stand;
+    move_t moves[MAX_MOVES];
+    int n = movegen_list(p, moves);
+    struct position child;
+    for (int i = 0; i < n; i++) {
+        if (!bb_has(squares, move_to(moves[i]))) continue;
+        bb_t caught = make_move(&child, p, moves[i]);
+        count_node(t);
+        if (!caught) continue; /* the king cannot capture, or a piece left the anvil */
+        if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
+        int score = child.result != RESULT_NONE
+                        ? -end_score(&child, ply + 1)
+                        : -qsearch(t, &child, -beta, -alpha, ply + 1, qply + 1);
+        if (score > best) {
+            best = score;
+            if (score > alpha) alpha = score;
+            if (alpha >= beta) break;
+        }
+    }
+    return best;
+}
+
+/* Quiescence: immediate wins, replies to a threat of an immediate win, captures (with
+   qs_captures), else the evaluation. */
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
                    int qply) {
     if (ply > t->seldepth) t->seldepth = ply;
     if (threat_win_in_one(p)) return SCORE_WIN - ply - 1;
     if (ply >= SEARCH_MAX_PLY - 2) return evaluate(t, p, ply);
     bool threat = qply < QS_THREAT_PLIES && threat_against(p);
-    if (!threat) return evaluate(t, p, ply);
+    if (!threat) return qsearch_captures(t, p, alpha, beta, ply, qply);
     /* the opponent wins next move unless we answer: try every move */
     move_t moves[MAX_MOVES];
     int n = movegen_list(p, moves);
@@ -190,6 +231,12 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
     return best;
 }
 
+/* Returns the log-formula reduction of the searched-th move at depth: 3/4 + ln(depth) x
+   ln(searched) / (div / 100), in whole plies. */
+static int lmr_reduction(int depth, int searched, int div) {
+    return (int)(0.75f + logf((float)depth) * logf((float)searched) * 100.0f / (float)div);
+}
+
 /* The principal-variation alpha-beta search of one node. */
 static int search_node(struct thread *t, const struct position *p, int alpha, int beta, int depth,
                        int ply, bool pv_node, bool null_ok) {
@@ -209,7 +256,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
 
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
-    if (tt_probe(&s->tt, p->key, &hit)) {
+    bool tt_hit = tt_probe(&s->tt, p->key, &hit);
+    if (tt_hit) {
         tt_move = hit.move;
         int sc = tt_score_from(hit.score, ply);
         if (!pv_node && hit.depth >= depth &&
@@ -226,13 +274,22 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         return SCORE_WIN - ply - 1;
     }
     bool threat = threat_against(p);
+    const struct search_params *sp = &s->opt.params;
 
-    /* null move: give the opponent a free move; if we still beat beta, cut. The static
-       evaluation is needed only here (the table keeps it when known) */
+    /* a quiet node (not on the principal variation, no win threatened, no forced result in the
+       window) may be pruned by its static evaluation, which is computed only for that (the
+       table keeps it when known) */
     int static_eval = TT_EVAL_NONE;
-    bool try_null = s->opt.null_move && null_ok && !pv_node && depth >= 3 && !threat &&
-                    beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
-    if (try_null) static_eval = evaluate(t, p, ply);
+    bool quiet_node = !pv_node && !threat && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
+    bool try_null = s->opt.null_move && null_ok && quiet_node && depth >= 3;
+    if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth))
+        static_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
+
+    /* reverse futility: far enough above beta, a shallow search would not fall below it */
+    if (quiet_node && depth <= sp->rfp_depth && static_eval - sp->rfp_margin * depth >= beta)
+        return static_eval;
+
+    /* null move: give the opponent a free move; if we still beat beta, cut */
     if (try_null && static_eval >= beta) {
         struct position null = *p;
         null.side = (uint8_t)!p->side;
@@ -251,12 +308,23 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (sc >= beta && sc < SCORE_WIN_MIN) return sc;
     }
 
+    /* internal iterative reduction: a node the table knows nothing of is searched a ply less */
+    if (sp->iir_depth && depth >= sp->iir_depth && !tt_move) depth--;
+
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
     struct picker mp; /* not zero-initialised: the tree is large and filled when built */
     if (!picker_init(&mp, &t->hist, p, ply == 0 ? t->root_moves : NULL, t->nroot, moves, scores,
                      tt_move, depth, ply))
         return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
+
+    /* late-move pruning and futility skip quiet moves of a quiet node, once one move is searched */
+    int lmp_moves = sp->lmp_base + depth * depth * sp->lmp_scale / 8;
+    bool lmp = quiet_node && depth <= sp->lmp_depth;
+    bool futile =
+        quiet_node && depth <= sp->fut_depth && static_eval + sp->fut_margin * depth <= alpha;
+    move_t tried[MAX_MOVES]; /* quiet moves searched without a cutoff, for the history malus */
+    int ntried = 0;
 
     int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
     move_t best_move = MOVE_NONE, m;
@@ -268,8 +336,16 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             for (int k = 0; k < t->nexcluded; k++) skip |= t->excluded[k] == m;
             if (skip) continue;
         }
+        /* a quiet move: no capture possible (it lands beside no enemy), not beside the king, not
+           the king's, not the table move or a killer */
+        bool king_area = move_from(m) == p->king_sq || bb_has(p->v->g.nbrs[p->king_sq], move_to(m));
+        bool quiet_move = move_score < (1 << 18) && !king_area;
+        bool prune = quiet_move && searched > 0 && best > -SCORE_WIN_MIN &&
+                     (futile || (lmp && searched >= lmp_moves));
         bb_t caught = make_move(&child, p, m);
         count_node(t);
+        /* a pruned move must not threaten a win (a line opened for the king, a ring closing) */
+        if (prune && !caught && child.result == RESULT_NONE && !threat_against(&child)) continue;
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
@@ -290,15 +366,18 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 int r = 0;
                 /* late quiet moves are reduced, but never king moves or moves beside the king:
                    escapes, forts and captures of the king grow from those */
-                bool king_area =
-                    move_from(m) == p->king_sq || bb_has(p->v->g.nbrs[p->king_sq], move_to(m));
                 if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
-                    move_score < (1 << 20))
-                    r = 1 + (searched >= 12) + (depth >= 8);
+                    move_score < (1 << 20)) {
+                    if (sp->lmr_log)
+                        r = lmr_reduction(depth, searched, sp->lmr_div) - pv_node;
+                    else
+                        r = 1 + (searched >= 12) + (depth >= 8);
+                }
                 /* nor a move that threatens to win next move (it opens a king's escape line,
                    or sets up a capture of the king or a closing of the ring beside him) */
                 if (r > 0 && threat_against(&child)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
+                if (r < 0) r = 0;
                 score = -search_node(t, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false,
                                      true);
                 if (score > alpha && r > 0)
@@ -321,11 +400,17 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)t->pv_len[ply + 1] * sizeof(move_t));
                 t->pv_len[ply] = t->pv_len[ply + 1] + 1;
                 if (alpha >= beta) {
-                    if (!caught) history_update(&t->hist, p, m, depth, ply);
+                    if (!caught) {
+                        if (sp->hist_malus)
+                            history_update_malus(&t->hist, p, m, tried, ntried, depth, ply);
+                        else
+                            history_update(&t->hist, p, m, depth, ply);
+                    }
                     break;
                 }
             }
         }
+        if (!caught) tried[ntried++] = m;
     }
     if (searched == 0) return alpha; /* every root move excluded */
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
@@ -461,6 +546,7 @@ void search_options_default(struct search_options *o) {
     o->weights = eval_default_weights;
     o->null_move = false; /* off: it hides slow threats (forts), see docs/search.md */
     o->lmr = true;
+    o->params = search_default_params;
 }
 
 /* Allocates a zeroed search thread, aligned for the network's accumulators (NULL if no memory). */

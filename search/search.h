@@ -20,6 +20,7 @@
 
 #include "engine/tafl.h"
 #include "search/eval.h"
+#include "search/params.h"
 #include "search/score.h"
 #include "search/timeman.h"
 
@@ -39,6 +40,7 @@ struct search_options {
     const struct nnue_net *net;  /* the learned evaluation; NULL: the classical one */
     bool null_move;              /* null-move pruning */
     bool lmr;                    /* late-move reductions */
+    struct search_params params; /* pruning and reduction numbers (search/params.h) */
 };
 
 /* One finished line: what an iteration found for one MultiPV slot. */

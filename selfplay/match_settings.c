@@ -65,6 +65,12 @@ static void put_player(struct text *t, const struct player_spec *p) {
     put(t, key, p->opt.null_move ? "on" : "off");
     snprintf(key, sizeof key, "%s.lmr", p->name);
     put(t, key, p->opt.lmr ? "on" : "off");
+    char params[512];
+    search_params_write_changed(&p->opt.params, params, sizeof params);
+    if (params[0]) { /* only when changed: records of default players read as before */
+        snprintf(key, sizeof key, "%s.params", p->name);
+        put(t, key, params);
+    }
     snprintf(key, sizeof key, "%s.eval", p->name);
     if (p->opt.net)
         putf(t, key, "network-%08x", (unsigned)p->opt.net->check);

@@ -49,6 +49,7 @@ static const char match_usage[] =
     "      cmd=COMMAND        an external engine speaking the UCI-like protocol\n"
     "      option.NAME=VALUE  an option set on the external engine\n"
     "      threads=N hash=MiB null-move=on|off lmr=on|off weights=FILE   (in-process hnefi)\n"
+    "      param.NAME=V       a search parameter (search/params.h, docs/search.md)\n"
     "      eval=nnue|classic net=FILE   the evaluation (default: the variant's network)\n"
     "      book=FILE          play from this opening book first (docs/book.md; default: the\n"
     "                         variant's shipped book); book-depth=N (no book move from ply\n"
@@ -167,6 +168,14 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         if (!name) return false;
         e->opt_name[e->nopts] = name;
         e->opt_value[e->nopts++] = val;
+    } else if (strncmp(key, "param.", 6) == 0 && key[6]) {
+        char item[128];
+        snprintf(item, sizeof item, "%s=%s", key + 6, val);
+        if (!search_params_parse(&p->opt.params, item, err, sizeof err)) {
+            fprintf(stderr, "hnefi: player %s\n", err);
+            return false;
+        }
+        if (!a->inproc_key[k]) a->inproc_key[k] = arg;
     } else if (!strcmp(key, "threads") || !strcmp(key, "hash") || !strcmp(key, "null-move") ||
                !strcmp(key, "lmr") || !strcmp(key, "weights")) {
         if (!inproc_key(p, key, val)) return false;
@@ -207,8 +216,8 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
     } else {
         fprintf(stderr,
                 "hnefi: player key '%s': expected name, tc, cmd, option.NAME, threads, hash, "
-                "null-move, lmr, weights, eval, net, book, book-depth, book-variety or "
-                "book-seed\n",
+                "null-move, lmr, param.NAME, weights, eval, net, book, book-depth, "
+                "book-variety or book-seed\n",
                 key);
         return false;
     }

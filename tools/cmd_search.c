@@ -160,6 +160,14 @@ int cmd_analyze(int argc, char **argv) {
                 return 2;
             }
             book_name = argv[++i];
+        } else if (strcmp(a, "--param") == 0) {
+            char err[160];
+            if (i + 1 >= argc || !search_params_parse(&opt.params, argv[i + 1], err, sizeof err)) {
+                if (i + 1 >= argc) snprintf(err, sizeof err, "option --param needs NAME=VALUE");
+                fprintf(stderr, "hnefi: --param: %s\n", err);
+                return 2;
+            }
+            i++;
         } else if (strcmp(a, "--null-move") == 0) {
             opt.null_move = true;
         } else if (strcmp(a, "--no-lmr") == 0) {
@@ -186,7 +194,8 @@ int cmd_analyze(int argc, char **argv) {
                    "                   score, weight) above the search; 'default': the shipped\n"
                    "                   book of the variant (docs/book.md)\n"
                    "  --null-move      switch null-move pruning on (off by default)\n"
-                   "  --no-lmr         switch late-move reductions off\n",
+                   "  --no-lmr         switch late-move reductions off\n"
+                   "  --param NAME=V   set a search parameter (docs/search.md), repeatable\n",
                    cli_game_usage, cli_eval_usage);
             return 0;
         } else {

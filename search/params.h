@@ -1,0 +1,48 @@
+/*
+ * The search's tunable numbers: pruning and reduction switches, depths and margins, in one
+ * table, so that a change of one of them is tested in self-play without a rebuild (player key
+ * `param.NAME=V`, `hnefi analyze --param NAME=V`) and a change of default is one line here.
+ *
+ * Each parameter is listed as (name, default, least, greatest). A depth limit of 0 switches its
+ * technique off. Margins are in centi-men, the evaluation's unit (search/score.h).
+ */
+#ifndef HNEFI_SEARCH_PARAMS_H
+#define HNEFI_SEARCH_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The parameters; the X-macro lists each as (name, default, least, greatest). */
+#define SEARCH_PARAM_LIST(X)                                                                       \
+    X(rfp_depth, 0, 0, 16)      /* reverse futility: prune a node up to this depth (0: off) */     \
+    X(rfp_margin, 100, 0, 2000) /* ... when its evaluation beats beta by this much a ply */        \
+    X(lmp_depth, 0, 0, 16)      /* late-move pruning: skip late quiet moves up to this depth */    \
+    X(lmp_base, 8, 0, 256)      /* ... after base + depth^2 * lmp_scale / 8 moves */               \
+    X(lmp_scale, 8, 0, 256)                                                                        \
+    X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
+    X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
+    X(hist_malus, 0, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
+    X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
+    X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
+    X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
+    X(qs_captures, 0, 0, 1)     /* quiescence searches capturing moves too */
+
+struct search_params {
+#define SEARCH_PARAM_FIELD(name, def, lo, hi) int name;
+    SEARCH_PARAM_LIST(SEARCH_PARAM_FIELD)
+#undef SEARCH_PARAM_FIELD
+};
+
+/* The built-in parameters. */
+extern const struct search_params search_default_params;
+
+/*
+ * Reads "name=value" items (separated by spaces or commas) into p; on an unknown name or a value
+ * out of its range, writes why into err and leaves p as it was.
+ */
+bool search_params_parse(struct search_params *p, const char *text, char *err, size_t errlen);
+
+/* Writes the parameters that differ from the built-in ones as "name:value,..." ("" if none). */
+void search_params_write_changed(const struct search_params *p, char *out, size_t outlen);
+
+#endif
