@@ -3,9 +3,10 @@
  * real OpenTafl host drives it (../shared/ref/otep.md §8): rules before hello, clock lines with a
  * trailing space before play (or none), opponent moves without captures, a host record that
  * disagrees with our board, error 2 and a second play, finish twice, no goodbye; the analysis
- * flow; bad input; and full games between two hnefi engines refereed by the test, which plays the
- * host. The engine's board is checked through `analyze 64`: on a small board its lines start
- * with every legal move, which the test compares with its own game.
+ * flow; goodbye and end of input during a search; bad input; and full games between two hnefi
+ * engines refereed by the test, which plays the host. The engine's board is checked through
+ * `analyze 64`: on a small board its lines start with every legal move, which the test compares
+ * with its own game.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,12 +472,31 @@ static int full_game(const char *rules, const char *clock_ms, FILE *log, int max
     return plies;
 }
 
+/* goodbye, and the end of input, while a long search runs: the engine leaves at once (a 10-minute
+   move time outlasts the hang guard, so waiting for the search to end would fail). */
+static void test_quit_during_search(void) {
+    for (int eof = 0; eof < 2; eof++) {
+        struct pipe_process p;
+        if (!CHECK(start(&p, "--movetime", "600000"))) return;
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "rules %s", BRANDUB);
+        pipe_process_send(&p, cmd, WAIT);
+        pipe_process_send(&p, "play attackers", WAIT);
+        if (eof)
+            pipe_process_close_input(&p);
+        else
+            pipe_process_send(&p, "goodbye", WAIT);
+        CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    }
+}
+
 /* Runs every OpenTafl protocol transcript. */
 int main(void) {
     test_host_quirks();
     test_resync();
     test_play_after_repetition();
     test_analysis();
+    test_quit_during_search();
     test_bad_input();
     test_opentafl_variants();
     const char *path = getenv("HNEFI_TRANSCRIPT");
