@@ -87,6 +87,31 @@ const char *match_end_slot_word(int slot) {
     return slot < 8 ? played_end_word(PLAYED_END_RULES, slot) : played_end_word(slot - 8, 0);
 }
 
+/* Writes how games ended, and by which end each side won (see match.h). */
+void match_print_ends(FILE *out, const int64_t ends[MATCH_END_SLOTS],
+                      const int64_t won[SIDE_NB][MATCH_END_SLOTS]) {
+    fprintf(out, "ends:");
+    for (int s = 0; s < MATCH_END_SLOTS; s++)
+        if (ends[s]) fprintf(out, " %s %lld", match_end_slot_word(s), (long long)ends[s]);
+    fprintf(out, "\n");
+    if (!won) return;
+    static const char *const who[3] = {"attackers", "defenders", "drawn"};
+    fprintf(out, "by winner:");
+    bool any = false; /* a group was written */
+    for (int k = 0; k < 3; k++) {
+        bool first = true;
+        for (int s = 0; s < MATCH_END_SLOTS; s++) {
+            int64_t n = k < 2 ? won[k][s] : ends[s] - won[0][s] - won[1][s];
+            if (!n) continue;
+            if (first) fprintf(out, "%s%s", any ? "; " : " ", who[k]);
+            fprintf(out, " %s %lld", match_end_slot_word(s), (long long)n);
+            first = false;
+            any = true;
+        }
+    }
+    fprintf(out, "\n");
+}
+
 /* Sends a note to the caller. */
 static void note(const struct match *m, const char *text) {
     if (m->cfg.on_note) m->cfg.on_note(text, m->cfg.ctx);
@@ -324,6 +349,9 @@ static void count_pair(struct match *m, int64_t p) {
         e->lost += o->taken[!a_side];
         pieces += o->taken[a_side] - o->taken[!a_side];
         st->ends[end_slot(o->end, o->reason)]++;
+        if (o->result == RESULT_ATTACKERS || o->result == RESULT_DEFENDERS)
+            st->won[o->result == RESULT_ATTACKERS ? SIDE_ATTACKERS : SIDE_DEFENDERS]
+                   [end_slot(o->end, o->reason)]++;
         st->plies += o->plies;
     }
     if (m->cfg.scoring == SCORING_TABLUT)

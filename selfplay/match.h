@@ -23,11 +23,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "selfplay/openings.h"
 #include "selfplay/player.h"
 #include "selfplay/referee.h"
 #include "selfplay/stats.h"
+
+enum { MATCH_END_SLOTS = PLAYED_END_NB + 8 }; /* the rules' 8 reasons, then the referee's ends */
 
 enum { MATCH_MAX_PLAYERS = 32 };
 
@@ -95,7 +98,8 @@ struct match_status {
     double seconds;   /* wall time of this run */
     int nenc;
     struct match_encounter *enc;
-    int64_t ends[PLAYED_END_NB + 8]; /* counted games by end: rules reasons first, then the rest */
+    int64_t ends[MATCH_END_SLOTS]; /* counted games by end: rules reasons first, then the rest */
+    int64_t won[SIDE_NB][MATCH_END_SLOTS]; /* counted games won by each side, by end */
     bool use_sprt;
     enum sprt_state sprt; /* the decision so far */
     bool done;            /* every game counted, or the SPRT decided */
@@ -109,6 +113,14 @@ int match_end_slot(int end, int reason);
 
 /* Returns the text word of an ends slot. */
 const char *match_end_slot_word(int slot);
+
+/*
+ * Writes how games ended: "ends: escape 3 repetition 1", then, where won is not NULL, the line
+ * "by winner: attackers king_captured 1; defenders escape 3; drawn max_plies 1" (who won by
+ * which end; slots of ends that neither side won are draws or unfinished games).
+ */
+void match_print_ends(FILE *out, const int64_t ends[MATCH_END_SLOTS],
+                      const int64_t won[SIDE_NB][MATCH_END_SLOTS]);
 
 /* Runs a tournament; 0, or -1 with a reason in err (bad configuration, damaged records, I/O). */
 int match_run(const struct match_config *cfg, struct match_status *out, char *err, size_t errlen);

@@ -90,11 +90,18 @@ static bool same_stats(const struct match_status *a, const struct match_status *
 static void check_books(const struct match_status *st, int64_t n) {
     if (!CHECK(st->enc && st->nenc >= 1)) return; /* a match that failed has no encounters */
     const struct match_encounter *e = &st->enc[0];
-    int64_t games = 0, pairs = 0, ends = 0;
+    int64_t games = 0, pairs = 0, ends = 0, won[SIDE_NB] = {0, 0};
     for (int s = 0; s < SIDE_NB; s++)
         for (int r = 0; r < 3; r++) games += e->wdl[s][r];
     for (int i = 0; i < STATS_PENTA; i++) pairs += e->penta[i];
-    for (int i = 0; i < PLAYED_END_NB + 8; i++) ends += st->ends[i];
+    for (int i = 0; i < MATCH_END_SLOTS; i++) {
+        ends += st->ends[i];
+        for (int s = 0; s < SIDE_NB; s++) won[s] += st->won[s][i];
+        CHECK(st->won[0][i] + st->won[1][i] <= st->ends[i]);
+    }
+    /* the ends each side won by: its wins, whichever player held it */
+    CHECK_EQ_INT(won[SIDE_ATTACKERS], e->wdl[SIDE_ATTACKERS][0] + e->wdl[SIDE_DEFENDERS][2]);
+    CHECK_EQ_INT(won[SIDE_DEFENDERS], e->wdl[SIDE_DEFENDERS][0] + e->wdl[SIDE_ATTACKERS][2]);
     CHECK_EQ_INT(st->counted, n);
     CHECK_EQ_INT(games, n);
     CHECK_EQ_INT(pairs, n / 2);

@@ -29,7 +29,8 @@ struct games_args {
     bool variant_given;
     FILE *out;
     /* summary */
-    int64_t games, plies, by_status[STATUS_NB], ends[PLAYED_END_NB + 8], timeouts;
+    int64_t games, plies, by_status[STATUS_NB], ends[MATCH_END_SLOTS], timeouts;
+    int64_t won[SIDE_NB][MATCH_END_SLOTS];
     int nplayers;
     char pname[SUMMARY_PLAYERS][PLAYER_NAME_MAX];
     int64_t pwdl[SUMMARY_PLAYERS][3];
@@ -169,6 +170,9 @@ static bool on_record(const struct record *r, int64_t line, void *ctx) {
         a->timeouts += r->timeout;
         if (r->extended) {
             a->ends[match_end_slot(r->end, r->reason)]++;
+            if (r->result == RESULT_ATTACKERS || r->result == RESULT_DEFENDERS)
+                a->won[r->result == RESULT_ATTACKERS ? SIDE_ATTACKERS : SIDE_DEFENDERS]
+                      [match_end_slot(r->end, r->reason)]++;
             for (int s = 0; s < SIDE_NB; s++) {
                 int k = player_slot(a, r->players[s]);
                 if (k < 0) continue;
@@ -190,13 +194,8 @@ static void print_summary(const struct games_args *a) {
     if (a->timeouts) printf(", %lld lost on time", (long long)a->timeouts);
     printf("\n");
     bool any = false;
-    for (int s = 0; s < PLAYED_END_NB + 8; s++)
-        if (a->ends[s]) {
-            printf("%s %s %lld", any ? "," : "ends:", match_end_slot_word(s),
-                   (long long)a->ends[s]);
-            any = true;
-        }
-    if (any) printf("\n");
+    for (int s = 0; s < MATCH_END_SLOTS; s++) any |= a->ends[s] != 0;
+    if (any) match_print_ends(stdout, a->ends, a->won);
     for (int i = 0; i < a->nplayers; i++) {
         const int64_t *w = a->pwdl[i];
         int64_t n = w[0] + w[1] + w[2];

@@ -580,10 +580,7 @@ static void print_results(const struct match_args *a, const struct match_status 
                    (long long)wdl[2], 100 * est.score, elo);
         }
     }
-    printf("ends:");
-    for (int s = 0; s < PLAYED_END_NB + 8; s++)
-        if (st->ends[s]) printf(" %s %lld", match_end_slot_word(s), (long long)st->ends[s]);
-    printf("\n");
+    match_print_ends(stdout, st->ends, st->won);
     if (st->counted) printf("average game %.1f plies\n", (double)st->plies / (double)st->counted);
     if (st->played)
         printf("%lld games played in %.1f s (%.1f games per minute, %ld at once)\n",
