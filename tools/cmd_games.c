@@ -334,6 +334,14 @@ static int games_parse(struct games_args *a, int argc, char **argv) {
 static int games_datagen(struct games_args *a) {
     int64_t games, positions;
     char err[400];
+    if (!a->variant_given) { /* the variant the file names */
+        const struct variant *v = datagen_file_variant(a->path, err, sizeof err);
+        if (!v) {
+            fprintf(stderr, "hnefi games: %s\n", err);
+            return 1;
+        }
+        a->g.variant = *v;
+    }
     if (!datagen_read(a->path, &a->g.variant, NULL, NULL, &games, &positions, err, sizeof err)) {
         fprintf(stderr, "hnefi games: %s\n", err);
         return 1;
