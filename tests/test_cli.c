@@ -219,5 +219,7 @@ int main(void) {
     help_lacks("variant --help", "--moves");
     help_lacks("tune --help", "--fen");
     help_lacks("tune --help", "--moves");
+    help_lacks("train --help", "--fen");
+    help_lacks("train --help", "--moves");
     return check_done();
 }
