@@ -675,6 +675,10 @@ static void test_command_lines(void) {
     snprintf(cmd, sizeof cmd, "%s games convert %s --to otg --game 99", HNEFI_BINARY, rec);
     CHECK(run_command(cmd, out, sizeof out) == 1 && strstr(out, "--game 99") &&
           strstr(out, "no such game (its game numbers run from 0 to 3)"));
+    /* a game that is there but filtered out is what the other filters say, not a missing game */
+    snprintf(cmd, sizeof cmd, "%s games list %s --game 1 --min-plies 100000", HNEFI_BINARY, rec);
+    CHECK(run_command(cmd, out, sizeof out) == 0 && strstr(out, "game 1 of ") &&
+          strstr(out, "does not pass the filters") && !strstr(out, "no such game"));
     /* every command explains itself */
     static const char *const helps[] = {"selfplay --help", "match -h", "games --help"};
     for (int i = 0; i < 3; i++) {

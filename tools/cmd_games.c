@@ -36,6 +36,7 @@ struct games_args {
     int64_t shown;
     int64_t read, first_game, last_game; /* records read and the numbers --game can choose */
     bool extended;                       /* the numbers are tournament game numbers */
+    bool game_seen;                      /* the file holds game --game (filtered out or not) */
 };
 
 static const char games_usage[] =
@@ -145,6 +146,7 @@ static bool on_record(const struct record *r, int64_t line, void *ctx) {
     if (a->read == 0 || number < a->first_game) a->first_game = number;
     if (a->read == 0 || number > a->last_game) a->last_game = number;
     a->extended |= r->extended;
+    a->game_seen |= number == a->game;
     a->read++;
     if (!wanted(a, r, line)) return true;
     a->shown++;
@@ -374,7 +376,7 @@ static int games_run(struct games_args *a) {
         fprintf(stderr, "hnefi games: cannot write %s\n", a->out_path);
         rc = 1;
     }
-    if (rc == 0 && a->game >= 0 && a->shown == 0) {
+    if (rc == 0 && a->game >= 0 && a->shown == 0 && !a->game_seen) {
         if (a->read == 0)
             fprintf(stderr, "hnefi games: --game %ld: %s holds no games\n", a->game, a->path);
         else
@@ -383,6 +385,9 @@ static int games_run(struct games_args *a) {
                     a->game, a->path, a->extended ? "game numbers" : "lines",
                     (long long)a->first_game, (long long)a->last_game);
         rc = 1;
+    } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY && a->game >= 0) {
+        fprintf(stderr, "hnefi games: game %ld of %s does not pass the filters\n", a->game,
+                a->path);
     } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY) {
         fprintf(stderr, "hnefi games: none of the %lld games of %s passes the filters\n",
                 (long long)a->read, a->path);
