@@ -18,6 +18,7 @@
 #include "search/mc.h"
 #include "search/saek_solver.h"
 #include "selfplay/playout.h"
+#include "selfplay/stats.h"
 
 #include "engine/games/raid.h"
 #include "tools/cli.h"
@@ -295,10 +296,10 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         char name[128];
         g->action_text(st, player, acts[i], name, sizeof name);
         if (samples[i] > 0 && value[i] >= 0) {
-            /* 95% interval of a mean of shares in [0, 1] (at most the binomial one) */
-            double h = 1.96 * sqrt(value[i] * (1 - value[i]) / samples[i]);
-            printf("  %c %-40s win %.4f +- %.4f  (%d samples)\n", i == best ? '*' : ' ', name,
-                   value[i], h, samples[i]);
+            double lo, hi; /* 95% interval of a mean of shares in [0, 1] */
+            stats_wilson(value[i], samples[i], &lo, &hi);
+            printf("  %c %-40s win %.4f [%.4f, %.4f]  (%d samples)\n", i == best ? '*' : ' ', name,
+                   value[i], lo, hi, samples[i]);
         } else if (value[i] >= 0) {
             printf("  %c %-40s win %.4f  (exact)\n", i == best ? '*' : ' ', name, value[i]);
         } else {

@@ -16,6 +16,7 @@
 #include "engine/games/raid_combat.h"
 #include "search/mc.h"
 #include "search/raid_buy.h"
+#include "selfplay/stats.h"
 
 static const char raid_usage[] =
     "usage: hnefi mc raid odds --attacker KIT --defender KIT [melee options]\n"
@@ -206,10 +207,10 @@ static int odds_melee(const odds_args *a) {
         printf("Monte-Carlo check, %ld fights, seed %ld (estimate, 95%% interval):\n", a->mc,
                a->seed);
         for (int e = 0; e < RAID_END_NB; e++) {
-            double p = count[e] / (double)a->mc, h = 1.96 * sqrt(p * (1 - p) / (double)a->mc);
+            double p = count[e] / (double)a->mc, lo, hi;
+            stats_wilson(p, (double)a->mc, &lo, &hi);
             if (count[e] || f.p[e] > 0)
-                printf("  %-26s %.6f  [%.6f, %.6f]  exact %.6f\n", end_label[e], p, p - h, p + h,
-                       f.p[e]);
+                printf("  %-26s %.6f  [%.6f, %.6f]  exact %.6f\n", end_label[e], p, lo, hi, f.p[e]);
         }
     }
     return 0;
@@ -596,18 +597,23 @@ static int raid_play(int argc, char **argv) {
         if (mc_policy_init(&pol[k], &raid_game, sp, err, sizeof err)) {
             for (int j = 0; j < k; j++) mc_policy_done(&pol[j]);
             fprintf(stderr, "hnefi mc raid: --policy \"%s\": %s\n", sp, err);
-            return 1;
+            return 2;
         }
     }
     game_buffer gb;
     if (raid_game.init(gb.bytes, np, options, err, sizeof err)) {
         for (int k = 0; k < np; k++) mc_policy_done(&pol[k]);
         fprintf(stderr, "hnefi mc raid: --options: %s\n", err);
-        return 1;
+        return 2;
     }
     bool dots = !quiet && games >= 20 && isatty(2); /* progress on a terminal only */
     double *chest = malloc(sizeof(double) * (size_t)games * (size_t)np);
-    double win[GAME_MAX_PLAYERS] = {0}, win2[GAME_MAX_PLAYERS] = {0};
+    if (!chest) {
+        for (int k = 0; k < np; k++) mc_policy_done(&pol[k]);
+        fprintf(stderr, "hnefi mc raid: play: out of memory for %ld games\n", games);
+        return 1;
+    }
+    double win[GAME_MAX_PLAYERS] = {0};
     long hours = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -626,7 +632,6 @@ static int raid_play(int argc, char **argv) {
         for (int s = 0; s < np; s++) {
             int slot = (int)((s + gi) % np);
             win[slot] += share[s];
-            win2[slot] += share[s] * share[s];
             chest[(size_t)slot * (size_t)games + (size_t)gi] = pts[s];
         }
         if (dots && (gi + 1) % (games / 10) == 0) fprintf(stderr, ".");
@@ -639,14 +644,13 @@ static int raid_play(int argc, char **argv) {
     printf("%-4s %-28s %7s %17s %8s %6s %6s %6s\n", "slot", "policy", "win", "95% interval",
            "chest", "p10", "median", "p90");
     for (int k = 0; k < np; k++) {
-        double m = win[k] / games, var = win2[k] / games - m * m;
-        double h = 1.96 * sqrt(var > 0 ? var / games : 0);
+        double m = win[k] / games, lo, hi;
+        stats_wilson(m, (double)games, &lo, &hi);
         double *c = chest + (size_t)k * (size_t)games, sum = 0;
         for (long i = 0; i < games; i++) sum += c[i];
         qsort(c, (size_t)games, sizeof *c, cmp_double);
-        printf("%-4d %-28s %7.4f [%6.4f, %6.4f] %8.2f %6.0f %6.0f %6.0f\n", k, pol[k].spec, m,
-               m - h > 0 ? m - h : 0, m + h < 1 ? m + h : 1, sum / games, c[games / 10],
-               c[games / 2], c[(games * 9) / 10]);
+        printf("%-4d %-28s %7.4f [%6.4f, %6.4f] %8.2f %6.0f %6.0f %6.0f\n", k, pol[k].spec, m, lo,
+               hi, sum / games, c[games / 10], c[games / 2], c[(games * 9) / 10]);
     }
     printf("mean hours %.2f; %.1f games/s on one core\n", (double)hours / games, games / secs);
     free(chest);

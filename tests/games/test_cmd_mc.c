@@ -100,6 +100,15 @@ static void test_runs(void) {
     CHECK_EQ_INT(
         run("saek", "--games", "40", "--quiet", "--policy", "heur", "--policy", "random", NULL), 0);
     CHECK(strstr(out, "heur") && strstr(out, "95% interval") && strstr(out, "length"));
+    /* no wins in 2 games: Wilson's interval [0, 0.6576], not the zero-wide [0, 0] */
+    CHECK_EQ_INT(run("saek", "compare", "--policy", "random", "--coins", "3", "--games", "2",
+                     "--quiet", NULL),
+                 0);
+    CHECK(strstr(out, "win 0.0000 [0.0000, 0.6576] over 2 games") != NULL);
+    CHECK_EQ_INT(run("raid", "--games", "4", "--quiet", "--format", "csv", NULL), 0);
+    CHECK(strstr(out, "slot,1,random,4,0.000000,0.000000,0.489891,") != NULL);
+    CHECK_EQ_INT(run("raid", "--games", "4", "--quiet", "--format", "json", NULL), 0);
+    CHECK(strstr(out, "\"win\": 0.000000, \"win_lo\": 0.000000, \"win_hi\": 0.489891") != NULL);
     CHECK_EQ_INT(
         run("saek", "--games", "40", "--quiet", "--format", "json", "--threads", "1", NULL), 0);
     static char json1[sizeof out];

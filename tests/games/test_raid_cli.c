@@ -48,6 +48,11 @@ static void test_odds(void) {
                      "--berserk", "sum", "--mc", "20000", "--seed", "3", NULL),
                  0);
     CHECK(strstr(out_text, "Monte-Carlo check") != NULL);
+    /* ten fights: each interval (Wilson's) stays within [0, 1] and is not zero wide */
+    CHECK_EQ_INT(
+        run("raid", "odds", "--attacker", "sword", "--defender", "sword", "--mc", "10", NULL), 0);
+    CHECK(strstr(out_text, "attacker kills             0.200000  [0.056682, 0.509838]"));
+    CHECK(strstr(out_text, "[-") == NULL && strstr(out_text, ", 0.000000]") == NULL);
     CHECK_EQ_INT(run("raid", "odds", "--fire", "bow", "--defender", "shield,helmet,sword",
                      "--standing", "--range", "12", NULL),
                  0);
@@ -74,11 +79,14 @@ static void test_buy_play(void) {
                      "--players", "3", NULL),
                  0);
     CHECK(strstr(out_text, "heur") != NULL && strstr(out_text, "95% interval") != NULL);
+    /* a slot that won nothing in 4 games: [0, 0.4899], not [0, 0] */
+    CHECK_EQ_INT(run("raid", "play", "--games", "4", "--quiet", NULL), 0);
+    CHECK(strstr(out_text, "0.0000 [0.0000, 0.4899]") && !strstr(out_text, "[0.0000, 0.0000]"));
     CHECK_EQ_INT(run("raid", "help", NULL), 0);
     CHECK_EQ_INT(run("raid", "odds", "--help", NULL), 0);
 }
 
-/* Bad input: non-zero status and a message that names the culprit. */
+/* Bad input: exit status 2 and a message that names the culprit. */
 static void test_errors(void) {
     static const struct {
         const char *words[12];
