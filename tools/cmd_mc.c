@@ -245,7 +245,7 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
     const game_def *g = a->game;
     game_buffer gb;
     void *st = gb.bytes;
-    if (cmd_mc_state(a, a->advise, st)) return 1;
+    if (cmd_mc_state(a, a->advise, st)) return 2;
     int kind = g->node(st);
     int player;
     if (kind == GAME_NODE_DECISION) {
@@ -255,24 +255,24 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         int acts[GAME_MAX_ACTIONS];
         if (player >= g->players(st) || g->legal(st, player, acts) <= 0) {
             fprintf(stderr, "hnefi mc: --player %d has no choice to make in this STATE\n", player);
-            return 1;
+            return 2;
         }
     } else {
         fprintf(stderr, "hnefi mc: STATE is at a %s node: no decision to advise on\n",
                 kind == GAME_NODE_TERMINAL ? "terminal" : "chance");
-        return 1;
+        return 2;
     }
     const char *spec = a->npolicy ? a->policy[0] : "flat:n=2000";
     mc_policy pol;
     char err[256];
     if (mc_policy_init(&pol, g, spec, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     if (mc_policy_check_players(&pol, g->players(st), err, sizeof err)) {
         mc_policy_done(&pol);
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed);
@@ -283,7 +283,7 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         mc_policy_done(&pol);
         fprintf(stderr, "hnefi mc: policy '%s' gives no estimates; use flat, ismcts or opt\n",
                 spec);
-        return 1;
+        return 2;
     }
     char buf[2048];
     g->render(st, buf, sizeof buf);
@@ -332,7 +332,7 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
     double secs = a->seconds > 0 ? a->seconds : 2.0;
     if (a->seconds > 0 && a->games > 0) {
         fprintf(stderr, "hnefi mc: bench takes --seconds or --games, not both\n");
-        return 1;
+        return 2;
     }
     int players = a->players ? a->players : g->default_players;
     for (int fast = 0; fast <= (g->playout ? 1 : 0); fast++) {
@@ -341,7 +341,7 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
         if (playout_bench_run(g, players, a->options, fast, secs, (long)a->games, (uint64_t)a->seed,
                               &r, err, sizeof err)) {
             fprintf(stderr, "hnefi mc: %s\n", err);
-            return 1;
+            return 2;
         }
         printf("%s %d players, %s path: %ld games in %.2f s of CPU = %.0f games/s on one core, "
                "mean length %.1f, checksum %016" PRIx64 "\n",
@@ -406,7 +406,7 @@ static int cmd_mc_compare(const cmd_mc_args *a) {
     }
     if (playout_run(&cfg, &st, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: %s\n", err);
-        return 1;
+        return 2;
     }
     double m, lo, hi;
     playout_interval(&st.slot[0], &m, &lo, &hi);
@@ -417,7 +417,7 @@ static int cmd_mc_compare(const cmd_mc_args *a) {
     mc_policy pol;
     if (mc_policy_init(&pol, &saek_game, spec, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed ^ 0x5eedULL);
@@ -465,7 +465,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
         cfg.policy[k] = a->npolicy == 0 ? "random" : a->policy[k < a->npolicy ? k : a->npolicy - 1];
     if (a->npolicy > cfg.players) {
         fprintf(stderr, "hnefi mc: %d policies for %d players\n", a->npolicy, cfg.players);
-        return 1;
+        return 2;
     }
     cfg.games = a->games ? a->games : 1000;
     cfg.seed = (uint64_t)a->seed;
@@ -475,7 +475,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
     char err[256];
     if (playout_run(&cfg, &st, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: %s\n", err);
-        return 1;
+        return 2;
     }
     if (strcmp(a->format, "csv") == 0)
         playout_write_csv(stdout, &cfg, &st);
@@ -498,7 +498,7 @@ int cmd_mc(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         printf("%s", cmd_mc_usage);
-        return argc < 2 ? 1 : 0;
+        return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
     cmd_mc_args a = {0};
@@ -508,7 +508,7 @@ int cmd_mc(int argc, char **argv) {
     a.game = cmd_mc_game(argv[1]);
     if (!a.game) {
         fprintf(stderr, "hnefi mc: unknown game '%s' (try hnefi mc list)\n", argv[1]);
-        return 1;
+        return 2;
     }
     bool raid = strcmp(a.game->name, "raid") == 0;
     if (raid && argc >= 3 && argv[2][0] != '-') { /* odds, buy, play, bench, help */
@@ -531,18 +531,18 @@ int cmd_mc(int argc, char **argv) {
                    mc_policy_help());
             return 0;
         }
-    if (cmd_mc_parse(argc, argv, sub ? 3 : 2, &a)) return 1;
+    if (cmd_mc_parse(argc, argv, sub ? 3 : 2, &a)) return 2;
     if (a.data) {
         if (a.game != &ekt_game) {
             fprintf(stderr, "hnefi mc: --data applies to eketorp only\n");
-            return 1;
+            return 2;
         }
         if (cmd_mc_load_data(a.data)) return 1;
     }
     if (a.players && (a.players < a.game->min_players || a.players > a.game->max_players)) {
         fprintf(stderr, "hnefi mc: --players %d: %s takes %d to %d players\n", a.players,
                 a.game->name, a.game->min_players, a.game->max_players);
-        return 1;
+        return 2;
     }
     /* each mode and the options it uses */
     const char *mode = "a tournament", *allowed = " --players --options --policy --games --seed "
@@ -557,17 +557,17 @@ int cmd_mc(int argc, char **argv) {
         mode = "--show", allowed = " --show --data ";
     else if (!sub && a.advise)
         mode = "--advise", allowed = " --advise --policy --seed --player --data ";
-    if (cmd_mc_check_mode(&a, mode, allowed)) return 1;
+    if (cmd_mc_check_mode(&a, mode, allowed)) return 2;
     if (sub) {
         if (strcmp(sub, "bench") == 0) return cmd_mc_bench(&a);
         if (a.game == &saek_game && strcmp(sub, "solve") == 0) return cmd_mc_solve(&a);
         if (a.game == &saek_game && strcmp(sub, "compare") == 0) return cmd_mc_compare(&a);
         fprintf(stderr, "hnefi mc: unknown subcommand '%s' for %s\n", sub, a.game->name);
-        return 1;
+        return 2;
     }
     if (a.show) {
         game_buffer gb;
-        if (cmd_mc_state(&a, a.show, gb.bytes)) return 1;
+        if (cmd_mc_state(&a, a.show, gb.bytes)) return 2;
         char buf[4096];
         a.game->render(gb.bytes, buf, sizeof buf);
         printf("%s", buf);

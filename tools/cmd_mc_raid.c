@@ -54,7 +54,7 @@ static const char raid_usage[] =
 
 static int raid_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints an error about an argument ("hnefi mc raid: " + the message) and returns 1. */
+/* Prints an error about an argument ("hnefi mc raid: " + the message) and returns 2. */
 static int raid_bad(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -62,7 +62,7 @@ static int raid_bad(const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
-    return 1;
+    return 2;
 }
 
 /* Reads a whole decimal integer in [lo, hi]. */
@@ -137,7 +137,7 @@ static int odds_melee(const odds_args *a) {
     raid_kit ka, kd;
     if (raid_kit_arg("--attacker", a->attacker, &ka) ||
         raid_kit_arg("--defender", a->defender, &kd))
-        return 1;
+        return 2;
     if (raid_kit_weapons(&ka) == 0)
         return raid_bad("--attacker \"%s\": a warrior with no weapon must surrender", a->attacker);
     if (raid_kit_weapons(&kd) == 0)
@@ -220,7 +220,7 @@ static int odds_melee(const odds_args *a) {
 static int odds_fire(const odds_args *a) {
     static const char *const weapons[] = {"bow", "javelin", NULL};
     int w = raid_word("--fire", a->fire, weapons);
-    if (w < 0) return 1;
+    if (w < 0) return 2;
     raid_item item = w == 0 ? RAID_BOW : RAID_JAVELIN;
     long reach = item == RAID_BOW ? 18 : 6;
     if (a->range > reach) {
@@ -239,7 +239,7 @@ static int odds_fire(const odds_args *a) {
     else if (strcmp(def, "mounted") == 0)
         target = RAID_TARGET_MOUNTED;
     else if (raid_kit_arg("--defender", a->defender, &kd))
-        return 1;
+        return 2;
     int def_mod = (int)a->melee.cover_d;
     if (target == RAID_TARGET_WARRIOR) def_mod += raid_kit_missile_defence(&kd);
     int shots = a->standing ? 2 : 1;
@@ -262,10 +262,10 @@ static int odds_fire(const odds_args *a) {
 static int odds_beast(const odds_args *a) {
     static const char *const names[] = {"boar", "wolf", "bear", "troll", "any", NULL};
     int b = raid_word("--beast", a->beast, names);
-    if (b < 0) return 1;
+    if (b < 0) return 2;
     raid_kit k;
     memset(&k, 0, sizeof k);
-    if (a->attacker && raid_kit_arg("--attacker", a->attacker, &k)) return 1;
+    if (a->attacker && raid_kit_arg("--attacker", a->attacker, &k)) return 2;
     printf("wild beasts (no modifiers but the hunter's one weapon, +%d):\n",
            raid_kit_best_weapon(&k));
     printf("  %-6s %-6s %-10s %12s %12s %12s\n", "beast", "D6", "kills on", "its attack",
@@ -293,7 +293,7 @@ static int odds_beast(const odds_args *a) {
 /* Prints the tomb odds. */
 static int odds_tomb(const odds_args *a) {
     raid_kit k;
-    if (raid_kit_arg("--attacker", a->attacker, &k)) return 1;
+    if (raid_kit_arg("--attacker", a->attacker, &k)) return 2;
     raid_duel d;
     raid_fight f;
     raid_tomb_duel(&d, &k);
@@ -340,20 +340,20 @@ static int raid_odds(int argc, char **argv) {
         } else if (strcmp(o, "--defender") == 0 && v) {
             a.defender = v, i++;
         } else if (strcmp(o, "--moved") == 0) {
-            if (raid_int(o, v, 0, 100, &x)) return 1;
+            if (raid_int(o, v, 0, 100, &x)) return 2;
             a.melee.moved = x > 6, i++;
         } else if (strcmp(o, "--cover") == 0 || strcmp(o, "--attacker-cover") == 0) {
-            if ((w = raid_word(o, v, covers)) < 0) return 1;
+            if ((w = raid_word(o, v, covers)) < 0) return 2;
             if (o[2] == 'c')
                 a.melee.cover_d = (raid_cover)w;
             else
                 a.melee.cover_a = (raid_cover)w;
             i++;
         } else if (strcmp(o, "--berserk") == 0) {
-            if ((w = raid_word(o, v, berserks)) < 0) return 1;
+            if ((w = raid_word(o, v, berserks)) < 0) return 2;
             a.melee.berserk = (raid_berserk)w, i++;
         } else if (strcmp(o, "--run") == 0) {
-            if ((w = raid_word(o, v, runs)) < 0) return 1;
+            if ((w = raid_word(o, v, runs)) < 0) return 2;
             a.melee.run = (raid_run)w, i++;
         } else if (strcmp(o, "--counter") == 0) {
             a.melee.counter_kill = 1;
@@ -362,31 +362,31 @@ static int raid_odds(int argc, char **argv) {
         } else if (strcmp(o, "--no-swap") == 0) {
             a.melee.no_swap = 1;
         } else if (strcmp(o, "--rounds") == 0) {
-            if (raid_int(o, v, 0, RAID_MAX_ROUNDS_TABLE, &x)) return 1;
+            if (raid_int(o, v, 0, RAID_MAX_ROUNDS_TABLE, &x)) return 2;
             a.rounds = (int)x, i++;
         } else if (strcmp(o, "--limit") == 0) {
-            if (raid_int(o, v, 1, 100000, &x)) return 1;
+            if (raid_int(o, v, 1, 100000, &x)) return 2;
             a.limit = (int)x, i++;
         } else if (strcmp(o, "--mc") == 0) {
-            if (raid_int(o, v, 1, 100000000, &a.mc)) return 1;
+            if (raid_int(o, v, 1, 100000000, &a.mc)) return 2;
             i++;
         } else if (strcmp(o, "--seed") == 0) {
-            if (raid_int(o, v, 0, 2147483647, &a.seed)) return 1;
+            if (raid_int(o, v, 0, 2147483647, &a.seed)) return 2;
             i++;
         } else if (strcmp(o, "--fire") == 0 && v) {
             a.fire = v, i++;
         } else if (strcmp(o, "--standing") == 0) {
             a.standing = 1;
         } else if (strcmp(o, "--range") == 0) {
-            if (raid_int(o, v, 0, 1000, &a.range)) return 1;
+            if (raid_int(o, v, 0, 1000, &a.range)) return 2;
             i++;
         } else if (strcmp(o, "--animal-defence") == 0) {
-            if ((w = raid_word(o, v, animals)) < 0) return 1;
+            if ((w = raid_word(o, v, animals)) < 0) return 2;
             a.animal_card = w, i++;
         } else if (strcmp(o, "--stab") == 0) {
             a.stab = 1;
         } else if (strcmp(o, "--stab-mode") == 0) {
-            if ((w = raid_word(o, v, stabs)) < 0) return 1;
+            if ((w = raid_word(o, v, stabs)) < 0) return 2;
             a.stab_mode = w, i++;
         } else if (strcmp(o, "--beast") == 0 && v) {
             a.beast = v, i++;
@@ -455,24 +455,24 @@ static int raid_buy_cmd(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--coins") == 0) {
-            if (raid_int(a, v, 0, RAID_BUY_MAX_COINS, &x)) return 1;
+            if (raid_int(a, v, 0, RAID_BUY_MAX_COINS, &x)) return 2;
             o.coins = (int)x, have_coins = 1, i++;
         } else if (strcmp(a, "--against") == 0) {
-            if (raid_kit_arg(a, v, &o.against)) return 1;
+            if (raid_kit_arg(a, v, &o.against)) return 2;
             if (raid_kit_weapons(&o.against) == 0)
                 return raid_bad("--against \"%s\": the enemy needs a weapon", v);
             i++;
         } else if (strcmp(a, "--objective") == 0) {
-            if ((w = raid_word(a, v, objectives)) < 0) return 1;
+            if ((w = raid_word(a, v, objectives)) < 0) return 2;
             o.objective = (raid_objective)w, i++;
         } else if (strcmp(a, "--days") == 0) {
-            if (raid_int(a, v, 1, 10, &x)) return 1;
+            if (raid_int(a, v, 1, 10, &x)) return 2;
             o.days = (int)x, i++;
         } else if (strcmp(a, "--max-warriors") == 0) {
-            if (raid_int(a, v, 0, 200, &x)) return 1;
+            if (raid_int(a, v, 0, 200, &x)) return 2;
             o.max_warriors = (int)x, i++;
         } else if (strcmp(a, "--moved") == 0) {
-            if (raid_int(a, v, 0, 100, &x)) return 1;
+            if (raid_int(a, v, 0, 100, &x)) return 2;
             o.melee.moved = x > 6, i++;
         } else if (strcmp(a, "--items") == 0) {
             if (!v) return raid_bad("%s needs a list of items", a);
@@ -505,7 +505,7 @@ static int raid_buy_cmd(int argc, char **argv) {
     clock_t t0 = clock();
     if (raid_buy(&o, &b, front, &nf, err, sizeof err)) {
         fprintf(stderr, "hnefi mc raid: buy: %s\n", err);
-        return 1;
+        return 2;
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     char t[RAID_KIT_TEXT_MAX], herd[128];
@@ -557,13 +557,13 @@ static int raid_play(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--games") == 0) {
-            if (raid_int(a, v, 1, 10000000, &games)) return 1;
+            if (raid_int(a, v, 1, 10000000, &games)) return 2;
             i++;
         } else if (strcmp(a, "--players") == 0) {
-            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
+            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 2;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
-            if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
+            if (raid_int(a, v, 0, 2147483647, &seed)) return 2;
             i++;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = true;
@@ -669,17 +669,17 @@ static int raid_bench(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--players") == 0) {
-            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
+            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 2;
             i++;
         } else if (strcmp(a, "--seconds") == 0) {
             long x;
-            if (raid_int(a, v, 1, 3600, &x)) return 1;
+            if (raid_int(a, v, 1, 3600, &x)) return 2;
             centis = 100 * x, timed = true, i++;
         } else if (strcmp(a, "--games") == 0) {
-            if (raid_int(a, v, 1, 1000000000L, &fixed)) return 1;
+            if (raid_int(a, v, 1, 1000000000L, &fixed)) return 2;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
-            if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
+            if (raid_int(a, v, 0, 2147483647, &seed)) return 2;
             i++;
         } else if (strcmp(a, "--options") == 0 && v) {
             options = v, i++;
@@ -718,7 +718,7 @@ int cmd_mc_raid(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         printf("%s", raid_usage);
-        return argc < 2 ? 1 : 0;
+        return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "odds") == 0) return raid_odds(argc, argv);
     if (strcmp(argv[1], "buy") == 0) return raid_buy_cmd(argc, argv);

@@ -25,12 +25,15 @@ static int run(const char *first, ...) {
     return capture_call(cmd_mc, argc, argv, out, sizeof out, errtext, sizeof errtext);
 }
 
-/* Checks a run fails and its message contains `word`. */
-#define CHECK_FAILS(word, ...)                                                                     \
+/* Checks a run fails with exit status `status` and its message contains `word`. */
+#define CHECK_FAILS_WITH(status, word, ...)                                                        \
     do {                                                                                           \
-        CHECK(run(__VA_ARGS__, NULL) != 0);                                                        \
+        CHECK_EQ_INT(run(__VA_ARGS__, NULL), status);                                              \
         if (!CHECK(strstr(errtext, word) != NULL)) fprintf(stderr, "    stderr: %s\n", errtext);   \
     } while (0)
+
+/* Checks a run is refused as bad arguments (exit status 2, docs/hnefi.1) naming `word`. */
+#define CHECK_FAILS(word, ...) CHECK_FAILS_WITH(2, word, __VA_ARGS__)
 
 /* Bad arguments, specs, options and STATEs fail with a message naming them. */
 static void test_errors(void) {
@@ -56,7 +59,10 @@ static void test_errors(void) {
     CHECK_FAILS("--seconds", "saek", "bench", "--seconds", "-1");
     CHECK_FAILS("not both", "saek", "bench", "--seconds", "1", "--games", "5");
     CHECK_FAILS("--data", "saek", "--data", "x.txt");
-    CHECK_FAILS("no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
+    CHECK_FAILS_WITH(1, "no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
+    CHECK_EQ_INT(run(NULL), 2); /* bare `hnefi mc`: the usage, as bad arguments */
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_FAILS("unknown subcommand 'frob'", "saek", "frob");
     /* malformed STATEs */
     CHECK_FAILS("'99'", "saek", "--advise", "coins=9,4 ships=99");
     CHECK_FAILS("coins", "saek", "--advise", "ships=3");
