@@ -175,7 +175,7 @@ static int book_build(int argc, char **argv) {
     for (int f = 0; f < nfrom && rc == 0; f++) {
         char path[4096], err[1000];
         if (!cli_data_file(from[f], "--from", path, sizeof path)) {
-            rc = 2;
+            rc = 1;
             break;
         }
         /* a first reading checks the whole file under the book's rules; real-game files play

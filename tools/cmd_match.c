@@ -24,7 +24,8 @@ struct match_args {
     bool tc_given[MATCH_MAX_PLAYERS];
     struct cli_eval evals[MATCH_MAX_PLAYERS]; /* in-process players' evaluations */
     const char *net_paths[MATCH_MAX_PLAYERS];
-    const char *book_names[MATCH_MAX_PLAYERS]; /* in-process players' books, read later */
+    const char *weights_paths[MATCH_MAX_PLAYERS]; /* read after the arguments: a file problem */
+    const char *book_names[MATCH_MAX_PLAYERS];    /* in-process players' books, read later */
     struct book books[MATCH_MAX_PLAYERS];
     char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
     const char *inproc_key[MATCH_MAX_PLAYERS]; /* a key only an in-process player takes, if given */
@@ -104,7 +105,7 @@ static bool on_off(const char *key, const char *value, bool *out) {
     return true;
 }
 
-/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr, weights). */
+/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr). */
 static bool inproc_key(struct player_spec *p, const char *key, const char *val) {
     long n;
     if (strcmp(key, "threads") == 0) {
@@ -115,10 +116,8 @@ static bool inproc_key(struct player_spec *p, const char *key, const char *val) 
         p->hash_mib = (size_t)n;
     } else if (strcmp(key, "null-move") == 0) {
         return on_off(key, val, &p->opt.null_move);
-    } else if (strcmp(key, "lmr") == 0) {
-        return on_off(key, val, &p->opt.lmr);
     } else {
-        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+        return on_off(key, val, &p->opt.lmr);
     }
     return true;
 }
@@ -169,7 +168,10 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         e->opt_value[e->nopts++] = val;
     } else if (!strcmp(key, "threads") || !strcmp(key, "hash") || !strcmp(key, "null-move") ||
                !strcmp(key, "lmr") || !strcmp(key, "weights")) {
-        if (!inproc_key(p, key, val)) return false;
+        if (strcmp(key, "weights") == 0)
+            a->weights_paths[k] = val; /* read once the arguments are */
+        else if (!inproc_key(p, key, val))
+            return false;
         if (!a->inproc_key[k]) a->inproc_key[k] = arg; /* kept for a refusal with cmd= */
     } else if (strcmp(key, "eval") == 0) {
         if (!cli_eval_set_kind(&a->evals[k], val)) {
@@ -423,6 +425,13 @@ static int parse_args(struct match_args *a, int argc, char **argv) {
         if (r < 0) return 2;
         if (r > 0) continue;
         if (strcmp(o, "--player") == 0) {
+            if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+                fprintf(stderr,
+                        "hnefi %s: --player needs KEY=VALUE arguments (name=NAME, tc=TC, "
+                        "cmd=COMMAND, ...: try --help)\n",
+                        a->cmd);
+                return 2;
+            }
             if (!add_player(a)) return 2;
             while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
                 if (!player_key(a, a->nplayers - 1, argv[++i])) return 2;
@@ -650,6 +659,13 @@ static int run(struct match_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
         return 2;
     }
+    for (int i = 0; i < a->nplayers; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->players[i].name, a->players[j].name) == 0) {
+                fprintf(stderr, "hnefi %s: two players are called %s: give each its own name\n",
+                        a->cmd, a->players[i].name);
+                return 2;
+            }
     if (c->shuffle && !a->openings_path) {
         fprintf(stderr,
                 "hnefi %s: --shuffle orders the lines of an --openings file, and none is "
@@ -696,23 +712,27 @@ static int run(struct match_args *a, int argc, char **argv) {
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
     if (!cli_game_finish(&a->g)) return 2;
     c->v = &a->g.variant;
+    /* the players' files: one that cannot be used is exit status 1 (docs/hnefi.1) */
     for (int i = 0; i < a->nplayers; i++) {
         char why[400];
+        if (a->weights_paths[i] && !cli_load_weights(&a->players[i].opt.weights,
+                                                     a->weights_paths[i], "hnefi: player weights"))
+            return 1;
         if (a->net_paths[i] &&
             !cli_eval_load(&a->evals[i], a->net_paths[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s net: %s\n", a->players[i].name, why);
-            return 2;
+            return 1;
         }
         a->players[i].opt.net = cli_eval_net(&a->evals[i], c->v);
         if (!a->book_names[i]) continue;
         if (!cli_book_load(&a->books[i], a->book_names[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s book: %s\n", a->players[i].name, why);
-            return 2;
+            return 1;
         }
         if (!book_fits(&a->books[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s book %s: %s\n", a->players[i].name, a->book_names[i],
                     why);
-            return 2;
+            return 1;
         }
         a->players[i].book = &a->books[i];
     }
@@ -725,10 +745,10 @@ static int run(struct match_args *a, int argc, char **argv) {
     char err[1000];
     if (a->openings_path) {
         char path[4096];
-        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 2;
+        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 1;
         if (!openings_load(&a->openings, c->v, path, err, sizeof err)) {
             fprintf(stderr, "hnefi: --openings: %s\n", err);
-            return 2;
+            return 1;
         }
         c->openings = &a->openings;
     }

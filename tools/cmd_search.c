@@ -139,7 +139,7 @@ int cmd_analyze(int argc, char **argv) {
                     return 2;
                 }
             } else if (!cli_load_weights(&opt.weights, w, "hnefi: --weights")) {
-                return 2;
+                return 1; /* a file that cannot be used */
             }
         } else if (strcmp(a, "--eval") == 0) {
             if (i + 1 >= argc || !cli_eval_set_kind(&ev, argv[i + 1])) {
@@ -212,7 +212,7 @@ int cmd_analyze(int argc, char **argv) {
         fprintf(stderr, "hnefi analyze: --book: %s\n", err);
         cli_game_free(&g);
         cli_eval_free(&ev);
-        return 2;
+        return 1;
     }
     if (svg && !cli_check_writable(svg, "hnefi analyze --svg")) { /* before the search, not after */
         cli_game_free(&g);
