@@ -62,7 +62,13 @@ bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v
 bool cli_eval_set_kind(struct cli_eval *e, const char *name) {
     if (strcmp(name, "classic") != 0 && strcmp(name, "nnue") != 0) return false;
     e->classic = strcmp(name, "classic") == 0;
+    e->nnue = !e->classic;
     return true;
+}
+
+/* Tells whether --eval nnue was asked for and no network serves v. */
+bool cli_eval_missing(const struct cli_eval *e, const struct variant *v) {
+    return e->nnue && !cli_eval_net(e, v);
 }
 
 /* Returns a short description of what cli_eval_net gives for v. */

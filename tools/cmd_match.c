@@ -723,6 +723,13 @@ static int run(struct match_args *a, int argc, char **argv) {
             fprintf(stderr, "hnefi: player %s net: %s\n", a->players[i].name, why);
             return 1;
         }
+        if (cli_eval_missing(&a->evals[i], c->v)) {
+            fprintf(stderr,
+                    "hnefi: player %s eval=nnue: no network for %s; give net=FILE or "
+                    "eval=classic\n",
+                    a->players[i].name, c->v->name);
+            return 2;
+        }
         a->players[i].opt.net = cli_eval_net(&a->evals[i], c->v);
         if (!a->book_names[i]) continue;
         if (!cli_book_load(&a->books[i], a->book_names[i], c->v, why, sizeof why)) {

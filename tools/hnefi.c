@@ -78,6 +78,10 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "hnefi --version: unexpected argument '%s' (it takes none)\n", argv[2]);
+            return 2;
+        }
         version();
         return 0;
     }
