@@ -691,8 +691,10 @@ static void test_command_lines(void) {
         const char *args, *why;
         int rc;
     } bad[] = {
-        {"selfplay --games 3", "must be even", 2},
-        {"selfplay --games x", "--games 'x'", 2},
+        {"selfplay --games 3", "--games '3': expected an even number, 2 or more", 2},
+        {"selfplay --games x", "--games 'x': expected an even number, 2 or more", 2},
+        {"selfplay --games 99999999999", "--games '99999999999': at most 68719476736", 2},
+        {"games list x --game -1", "--game '-1': expected a whole number, 0 or more", 2},
         {"selfplay --tc nodes:0", "time control 'nodes:0'", 2},
         {"selfplay --tc 10+", "time control", 2},
         {"selfplay --sprt elo0=5,elo1=0", "elo1 must be above elo0", 2},

@@ -42,6 +42,15 @@ void cli_game_free(struct cli_game *g);
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out);
 
 /*
+ * Writes what a whole number in [lo, hi] may be, for an error message: "from 1 to 64"; when hi
+ * is only an internal cap (CLI_INT_CAP or more, beyond any real use), ", 0 or more", unless the
+ * number given was above it (above): then "at most hi", the cap the user hit.
+ */
+void cli_range_text(long long lo, long long hi, bool above, char *out, size_t outlen);
+
+enum { CLI_INT_CAP = 1000000000 };
+
+/*
  * Reads an evaluation weights file (name=value pairs, plain or zstd) into *w; on failure prints
  * "<who>: <reason>" naming the file and returns false, leaving *w as it was.
  */

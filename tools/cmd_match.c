@@ -317,9 +317,19 @@ static int tournament_option(struct match_args *a, int argc, char **argv, int *i
     char err[300];
     long n, t[3] = {0, 0, 0};
     if (strcmp(o, "--games") == 0) {
-        if (!num_value(argc, argv, i, 2, 1L << 36, &n)) return 2;
-        if (n % 2) {
-            fprintf(stderr, "hnefi: --games %ld: must be even (each opening is played twice)\n", n);
+        if (!(v = value_of(argc, argv, i))) return 2;
+        char *end;
+        errno = 0;
+        n = strtol(v, &end, 10);
+        if (!*v || *end || errno || n < 2 || n > (1L << 36) || n % 2) {
+            bool above = *v && !*end && n > 0 && (errno == ERANGE || n > (1L << 36));
+            if (above)
+                fprintf(stderr, "hnefi: --games '%s': at most %ld\n", v, 1L << 36);
+            else
+                fprintf(stderr,
+                        "hnefi: --games '%s': expected an even number, 2 or more (each opening "
+                        "is played twice)\n",
+                        v);
             return 2;
         }
         c->games = n;

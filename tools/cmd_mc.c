@@ -76,8 +76,11 @@ static int cmd_mc_int(const char *opt, const char *text, long long lo, long long
     errno = 0;
     long long x = text ? strtoll(text, &end, 10) : 0;
     if (!text || !*text || *end || errno || x < lo || x > hi) {
-        fprintf(stderr, "hnefi mc: %s: '%s' is not a number from %lld to %lld\n", opt,
-                text ? text : "(missing)", lo, hi);
+        char range[64];
+        cli_range_text(lo, hi, text && *text && !*end && x > 0 && (errno == ERANGE || x > hi),
+                       range, sizeof range);
+        fprintf(stderr, "hnefi mc: %s: '%s' is not a whole number%s\n", opt,
+                text ? text : "(missing)", range);
         return -1;
     }
     *out = x;

@@ -17,6 +17,7 @@
 #include "search/mc.h"
 #include "search/raid_buy.h"
 #include "selfplay/stats.h"
+#include "tools/cli.h"
 
 static const char raid_usage[] =
     "usage: hnefi mc raid odds --attacker KIT --defender KIT [melee options]\n"
@@ -71,8 +72,11 @@ static int raid_int(const char *opt, const char *text, long lo, long hi, long *o
     errno = 0;
     long x = text ? strtol(text, &end, 10) : 0;
     if (!text || !*text || *end || errno || x < lo || x > hi) {
-        fprintf(stderr, "hnefi mc raid: %s: '%s' is not a number from %ld to %ld\n", opt,
-                text ? text : "(missing)", lo, hi);
+        char range[64];
+        cli_range_text(lo, hi, text && *text && !*end && x > 0 && (errno == ERANGE || x > hi),
+                       range, sizeof range);
+        fprintf(stderr, "hnefi mc raid: %s: '%s' is not a whole number%s\n", opt,
+                text ? text : "(missing)", range);
         return -1;
     }
     *out = x;
@@ -584,11 +588,7 @@ static int raid_play(int argc, char **argv) {
         }
     }
     if (nspec == 0) spec[nspec++] = "random";
-    if (nspec > players) {
-        char n[16];
-        snprintf(n, sizeof n, "%ld", players);
-        return raid_bad("play: more policies than the %s players", n);
-    }
+    if (nspec > players) return raid_bad("play: more policies than the %ld players", players);
     int np = (int)players;
     mc_policy pol[GAME_MAX_PLAYERS];
     char err[256];

@@ -42,7 +42,10 @@ static void test_errors(void) {
     CHECK(run("list", NULL) == 0 && strstr(out, "eketorp") != NULL);
     CHECK_FAILS("chess", "chess");
     CHECK_FAILS("--games", "saek", "--games", "abc");
-    CHECK_FAILS("--games", "saek", "--games", "0");
+    CHECK_FAILS("--games: '0' is not a whole number, 1 or more", "saek", "--games", "0");
+    CHECK(strstr(errtext, "1000000000") == NULL); /* an internal cap, not worth naming */
+    CHECK_FAILS("--seed: '99999999999999999999' is not a whole number of at most", "saek", "--seed",
+                "99999999999999999999");
     CHECK_FAILS("--games", "saek", "--games");
     CHECK_FAILS("--threads", "saek", "--threads", "-2");
     CHECK_FAILS("--seed", "saek", "--seed", "12x");
