@@ -285,6 +285,32 @@ static void test_split_pairs(void) {
         fprintf(stderr, "%s", out);
 }
 
+/*
+ * Under Tablut scoring a pair is one match: an engine that crashes at once loses every game, so
+ * every match, and the report says so (not which game points the pairs scored, which under
+ * this scoring need not be 0-2: a draw and a loss also lose the match). Drawn games with no
+ * capture make drawn matches: no information.
+ */
+static void test_tablut_wording(void) {
+    char cmd[1200], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s match --variant brandubh --games 4 --scoring tablut --quiet --tc nodes:100 "
+             "--player name=a cmd='%s --crash-after 0' --player name=b",
+             HNEFI_BINARY, FAKE_ENGINE);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
+    if (!CHECK(strstr(out, "no interval: a lost every Tablut match, so its error is unknown") &&
+               !strstr(out, "every pair scored")))
+        fprintf(stderr, "%s", out);
+    snprintf(cmd, sizeof cmd,
+             "%s selfplay --variant brandubh --games 4 --scoring tablut --quiet --tc nodes:100 "
+             "--max-plies 1 --sprt elo0=0,elo1=5",
+             HNEFI_BINARY);
+    CHECK_EQ_INT(run_command(cmd, out, sizeof out), 0);
+    if (!CHECK(strstr(out, "every Tablut match was drawn, so the games carry no information") &&
+               strstr(out, "no decision: every Tablut match was drawn")))
+        fprintf(stderr, "%s", out);
+}
+
 /* Resignation, agreed draws, and the ply limits end games as configured. */
 static void test_adjudication(void) {
     struct adjudication adj;
@@ -728,6 +754,7 @@ static void test_command_lines(void) {
         {"games list", "a record file is needed", 2},
         {"games frobnicate x", "unknown action", 2},
         {"games convert x.zst", "--to text or --to otg", 2},
+        {"games convert x.zst --to pgn", "--to 'pgn': expected text or otg", 2},
         {"games list /nonexistent/r.zst", "cannot open", 1},
         {"games list x --end sideways", "--end 'sideways'", 2},
         {"games list x --result won", "--result 'won'", 2},
@@ -872,6 +899,7 @@ int main(void) {
     test_resume_checks();
     test_round_robin();
     test_tablut_scoring();
+    test_tablut_wording();
     test_against_uci();
     test_kill_and_resume();
     test_command_lines();

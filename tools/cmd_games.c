@@ -276,8 +276,12 @@ static bool games_check(struct games_args *a) {
                 a->end);
         return false;
     }
-    if (a->action == ACT_CONVERT && (!a->to || (strcmp(a->to, "text") && strcmp(a->to, "otg")))) {
+    if (a->action == ACT_CONVERT && !a->to) {
         fprintf(stderr, "hnefi games convert: --to text or --to otg is needed\n");
+        return false;
+    }
+    if (a->to && strcmp(a->to, "text") != 0 && strcmp(a->to, "otg") != 0) {
+        fprintf(stderr, "hnefi games: --to '%s': expected text or otg\n", a->to);
         return false;
     }
     if (a->action != ACT_CONVERT && (a->to || a->out_path)) {

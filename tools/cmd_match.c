@@ -467,23 +467,26 @@ static void elo_text(double e, char *out, size_t len) {
 
 /*
  * Writes an estimate's Elo and its interval ("+12.3 [-4.5, +29.0]"), or, when every pair scored
- * the same, the Elo and why there is no interval.
+ * the same, the Elo and why there is no interval; under Tablut scoring (tablut) a pair is a
+ * match, lost, drawn or won by the encounter's first player (name), whatever its games scored.
  */
 static void elo_interval_text(const struct stats_estimate *est, const int64_t penta[STATS_PENTA],
-                              char *out, size_t len) {
+                              bool tablut, const char *name, char *out, size_t len) {
     char elo[24], lo[24], hi[24];
     elo_text(est->elo, elo, sizeof elo);
+    int bin = 0;
+    while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
     if (est->units == 0) {
         snprintf(out, len, "%s, no pairs counted yet", elo);
     } else if (!stats_penta_informative(penta)) {
-        snprintf(out, len,
-                 "%s, no interval: every pair split 1-1, so the games carry no information yet",
-                 elo);
+        snprintf(out, len, "%s, no interval: every %s, so the games carry no information yet", elo,
+                 tablut ? "Tablut match was drawn" : "pair split 1-1");
+    } else if (!est->spread && tablut) { /* a match is lost, drawn or won, whatever its games */
+        snprintf(out, len, "%s, no interval: %s %s every Tablut match, so its error is unknown",
+                 elo, name, bin == 0 ? "lost" : "won");
     } else if (!est->spread) {
         static const char *const pair_text[STATS_PENTA] = {"0-2", "1/2-3/2", "1-1", "3/2-1/2",
                                                            "2-0"};
-        int bin = 0;
-        while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
         snprintf(out, len, "%s, no interval: every pair scored %s, so its error is unknown", elo,
                  pair_text[bin]);
     } else {
@@ -532,7 +535,7 @@ static void print_encounter(const struct match_args *a, const struct match_encou
     int64_t w = e->wdl[0][0] + e->wdl[1][0], d = e->wdl[0][1] + e->wdl[1][1],
             l = e->wdl[0][2] + e->wdl[1][2];
     char elo[160];
-    elo_interval_text(&e->est, e->penta, elo, sizeof elo);
+    elo_interval_text(&e->est, e->penta, a->cfg.scoring == SCORING_TABLUT, na, elo, sizeof elo);
     printf("%s vs %s: %lld games, %s +%lld =%lld -%lld (attacking +%lld =%lld -%lld, defending "
            "+%lld =%lld -%lld)\n",
            na, nb, (long long)(w + d + l), na, (long long)w, (long long)d, (long long)l,
@@ -567,7 +570,9 @@ static void print_results(const struct match_args *a, const struct match_status 
                st->sprt == SPRT_H1   ? "H1 accepted (elo1)"
                : st->sprt == SPRT_H0 ? "H0 accepted (elo0)"
                : st->enc[0].pairs > 0 && !stats_penta_informative(st->enc[0].penta)
-                   ? "no decision: every pair split 1-1 (no information yet)"
+                   ? (a->cfg.scoring == SCORING_TABLUT
+                          ? "no decision: every Tablut match was drawn (no information yet)"
+                          : "no decision: every pair split 1-1 (no information yet)")
                    : "no decision");
     }
     if (a->nplayers > 2) {
