@@ -95,7 +95,15 @@ static void test_help(void) {
     CHECK(run("--help", NULL) == 0 &&
           strstr(out, "saek (or saekonungr), eketorp, raid (or "
                       "viking-raid)") &&
-          strstr(out, "hnefi mc raid odds|buy|play|bench"));
+          strstr(out, "hnefi mc raid odds|buy|play|bench") &&
+          strstr(out, "and the tafl variants\n       copenhagen, fetlar, tablut, linnaeus, "
+                      "brandubh"));
+    /* every game the help names is one hnefi mc plays */
+    static const char *const named[] = {"saek",        "saekonungr", "eketorp", "raid",
+                                        "viking-raid", "copenhagen", "fetlar",  "tablut",
+                                        "linnaeus",    "brandubh"};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (!CHECK(run(named[k], "--help", NULL) == 0)) fprintf(stderr, "    %s\n", named[k]);
     CHECK(run("raid", "--help", NULL) == 0 && strstr(out, "hnefi mc raid odds") &&
           strstr(out, "--format") && strstr(out, "season="));
     CHECK(run("viking-raid", "bench", "--help", NULL) == 0 && strstr(out, "raid bench"));
