@@ -57,8 +57,8 @@ int tafl_occurrences(const struct tafl_game *t, int i);
 /*
  * The repetition rules read only the keys of the positions since the last capture (no position
  * recurs across one): keys[0..len), oldest first, the last being the key of p, the current
- * position. Any holder of a game's history can ask these (engine/tafl_game.c does); a struct
- * tafl asks them for its own window.
+ * position. Any holder of a game's history can ask these (engine/tafl_def.c, the tafl games of
+ * the generic interface, does); a struct tafl_game asks them for its own window.
  */
 
 /* Writes the legal moves of p (repetition bans applied); returns the count. */

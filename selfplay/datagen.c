@@ -110,6 +110,60 @@ static bool scan_game(const char *frame, size_t flen, size_t at, bool last, void
     return true;
 }
 
+/* Says how a file's header h differs from the header want of the variant asked for. */
+static void header_mismatch(const char *path, const uint8_t *h, const uint8_t *want, char *err,
+                            size_t errlen) {
+    unsigned version = (unsigned)get_le(h + 8, 4), size = (unsigned)get_le(h + 16, 4);
+    if (memcmp(h + 8, want + 8, 8) != 0)
+        snprintf(err, errlen,
+                 "%s is training data of version %u with %u-byte records; this hnefi reads "
+                 "version %d with %d-byte records",
+                 path, version, (unsigned)get_le(h + 12, 4), DATAGEN_VERSION, DATAGEN_RECORD);
+    else if (memcmp(h + 24, want + 24, 32) != 0)
+        snprintf(err, errlen, "%s holds %.32s data, not %.32s; choose the variant with --variant",
+                 path, (const char *)h + 24, (const char *)want + 24);
+    else
+        snprintf(err, errlen, "%s holds %.32s data of a %ux%u board, not %ux%u", path,
+                 (const char *)h + 24, size, size, (unsigned)get_le(want + 16, 4),
+                 (unsigned)get_le(want + 16, 4));
+}
+
+/* Reads the variant name in a data file's header; false with a reason. */
+bool datagen_variant_name(const char *path, char *name, size_t namelen, char *err, size_t errlen) {
+    uint8_t head[4096]; /* the header's frame is far shorter */
+    size_t size, pos = 0, flen;
+    char *frame = NULL, why[300];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return false;
+    }
+    size = fread(head, 1, sizeof head, f);
+    fclose(f);
+    enum zio_frame st = zio_next_frame(head, size, &pos, &frame, &flen, why, sizeof why);
+    bool ok = st == ZIO_FRAME_OK && flen == DATAGEN_HEADER && memcmp(frame, magic, 8) == 0;
+    if (ok)
+        snprintf(name, namelen, "%.32s", frame + 24);
+    else
+        snprintf(err, errlen, "%s is not a hnefi training-data file%s%s", path,
+                 st == ZIO_FRAME_OK ? "" : ": ", st == ZIO_FRAME_OK ? "" : why);
+    free(frame);
+    return ok;
+}
+
+/* Returns the built-in variant a training-data file names; NULL with a reason. */
+const struct variant *datagen_file_variant(const char *path, char *err, size_t errlen) {
+    char name[40];
+    if (!datagen_variant_name(path, name, sizeof name, err, errlen)) return NULL;
+    const struct variant *v = variant_by_name(name);
+    if (!v)
+        snprintf(err, errlen,
+                 "%s holds data of variant '%s', which is not built in; give its rules with "
+                 "--rules",
+                 path, name);
+    return v;
+}
+
 /* Walks a data file's frames: header first, then games; false with a reason on damage. */
 static bool scan(const char *path, const struct variant *v, bool tail_ok, game_fn fn, void *ctx,
                  size_t *good_end, char *note, size_t notelen, char *err, size_t errlen) {
@@ -126,8 +180,7 @@ static bool scan(const char *path, const struct variant *v, bool tail_ok, game_f
                  st == ZIO_FRAME_OK ? "" : ": ", st == ZIO_FRAME_OK ? "" : why);
         ok = false;
     } else if (memcmp(frame, want, DATAGEN_HEADER) != 0) {
-        snprintf(err, errlen, "%s holds data of another variant or version (%.32s, version %u)",
-                 path, frame + 24, (unsigned)get_le((const uint8_t *)frame + 8, 4));
+        header_mismatch(path, (const uint8_t *)frame, want, err, errlen);
         ok = false;
     }
     free(frame);

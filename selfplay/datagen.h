@@ -55,6 +55,12 @@ int datagen_open_append(const char *path, const struct variant *v,
 bool datagen_write_game(int fd, const struct variant *v, const struct played_game *g, bool sync,
                         char *err, size_t errlen);
 
+/* Reads the name of the variant a training-data file holds; false with a reason. */
+bool datagen_variant_name(const char *path, char *name, size_t namelen, char *err, size_t errlen);
+
+/* Returns the built-in variant a training-data file names; NULL with a reason. */
+const struct variant *datagen_file_variant(const char *path, char *err, size_t errlen);
+
 /*
  * Reads a training-data file and calls fn for each position (fn may be NULL); *games and
  * *positions get the counts. False with a reason on any damage.

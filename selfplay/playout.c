@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "search/mc.h"
+#include "selfplay/stats.h"
 
 /* What one worker thread shares with the others and returns. */
 typedef struct playout_worker {
@@ -182,21 +183,11 @@ int playout_run(const playout_config *cfg, playout_stats *out, char *err, size_t
     return 0;
 }
 
-/* Mean share and its 95% interval (normal approximation, clamped to [0, 1]). */
+/* Mean share and its 95% interval (the Wilson score interval, selfplay/stats.h). */
 void playout_interval(const playout_tally *t, double *mean, double *lo, double *hi) {
     double n = (double)t->games;
-    if (n <= 0) {
-        *mean = *lo = *hi = 0;
-        return;
-    }
-    double u = PLAYOUT_SHARE_UNIT;
-    double m = t->win / u / n;
-    double var = n > 1 ? (t->win_sq / (u * u) - n * m * m) / (n - 1) : 0.25;
-    if (var < 0) var = 0;
-    double h = 1.959964 * sqrt(var / n);
-    *mean = m;
-    *lo = m - h < 0 ? 0 : m - h;
-    *hi = m + h > 1 ? 1 : m + h;
+    *mean = n > 0 ? (double)t->win / PLAYOUT_SHARE_UNIT / n : 0;
+    stats_wilson(*mean, n, lo, hi);
 }
 
 /* The length below which a fraction q of games ended. */

@@ -59,7 +59,8 @@ int playout_run(const playout_config *cfg, playout_stats *out, char *err, size_t
 /* Frees what playout_run allocated in stats. */
 void playout_stats_free(playout_stats *st);
 
-/* Mean share and its 95% interval (normal approximation, clamped to [0, 1]). */
+/* Mean share and its 95% interval: the Wilson score interval (selfplay/stats.h), within [0, 1]
+ * and never zero wide; [0, 1] with no games. */
 void playout_interval(const playout_tally *t, double *mean, double *lo, double *hi);
 
 /* The length below which a fraction q of games ended. */

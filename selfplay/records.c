@@ -185,7 +185,7 @@ static bool check_end(const struct record *r, const struct tafl_game *t, char *e
 /*
  * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an
  * extended line names its own (a built-in variant) and a short line is Copenhagen. False with a
- * reason in err.
+ * reason in err; out->foreign then tells a sound line of another variant from a damaged one.
  */
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
                    struct tafl_game *scratch, char *err, size_t errlen) {
@@ -252,12 +252,15 @@ bool records_parse(const char *line, size_t len, const struct variant *v, struct
         if (v) {
             records_variant_name(v, want, sizeof want);
             if (strcmp(want, out->variant) != 0) {
-                snprintf(err, errlen, "variant %s, expected %s", out->variant, want);
+                snprintf(err, errlen, "a game of %s, not %s (choose the variant with --variant)",
+                         out->variant, want);
+                out->foreign = true;
                 return false;
             }
         } else if (!(out->v = variant_by_name(out->variant))) {
             snprintf(err, errlen, "variant '%s' is not built in (give it with --variant/--rules)",
                      out->variant);
+            out->foreign = true;
             return false;
         }
     } else {
@@ -291,7 +294,21 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
         if (n > 0 && !(n == 1 && text[i] == '\r') && text[i] != '#') { /* '#': a comment */
             char why[300];
             if (!records_parse(text + i, n, v, rec, t, why, sizeof why)) {
-                snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
+                char want[VARIANT_NAME_MAX];
+                if (rec->foreign && v) {
+                    records_variant_name(v, want, sizeof want);
+                    snprintf(err, errlen,
+                             "holds %s games, not %s (line %lld); choose the variant with "
+                             "--variant",
+                             rec->variant, want, (long long)*lineno);
+                } else if (rec->foreign) {
+                    snprintf(err, errlen,
+                             "holds games of variant '%s', which is not built in (line %lld); "
+                             "give its rules with --rules",
+                             rec->variant, (long long)*lineno);
+                } else {
+                    snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
+                }
                 return false;
             }
             if (!fn(rec, *lineno, ctx)) {
@@ -326,7 +343,8 @@ static bool scan_frame(const char *frame, size_t flen, size_t start, bool last, 
     if (scan_text(frame, flen, c->v, c->fn, c->ctx, c->rec, c->t, c->lineno, why, sizeof why,
                   c->stopped))
         return true;
-    if (!*c->stopped) snprintf(c->err, c->errlen, "%s is damaged: %s", c->path, why);
+    if (!*c->stopped)
+        snprintf(c->err, c->errlen, c->rec->foreign ? "%s %s" : "%s is damaged: %s", c->path, why);
     return false;
 }
 
@@ -503,6 +521,35 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
 }
 
 /*
+ * Tells what kind of hnefi file other than a record file raw holds (by the magic its first
+ * frame, or the file, starts with): a description naming the commands that read it, or NULL.
+ */
+static const char *other_kind(const char *raw, size_t size) {
+    static const struct {
+        char magic[9];
+        const char *what;
+    } kinds[] = {
+        {"HNEFIDAT", "a training-data file, not a game record file: hnefi games summary and "
+                     "hnefi train --data read it"},
+        {"HNEFIBOK", "an opening book, not a game record file: hnefi book show and hnefi book "
+                     "stats read it"},
+        {"HNEFINET", "a network file, not a game record file: the --net option of analyze, "
+                     "selfplay and the protocols reads it"},
+    };
+    char head[8] = {0}, err[200], *frame = NULL;
+    size_t pos = 0, flen = 0;
+    if (!zio_is_zstd(raw, size))
+        memcpy(head, raw, size < 8 ? size : 8);
+    else if (zio_next_frame_max((const uint8_t *)raw, size, &pos, 1 << 16, &frame, &flen, err,
+                                sizeof err) == ZIO_FRAME_OK) /* their first frames are small */
+        memcpy(head, frame, flen < 8 ? flen : 8);
+    free(frame);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (memcmp(head, kinds[k].magic, 8) == 0) return kinds[k].what;
+    return NULL;
+}
+
+/*
  * Reads every record of a file (plain text or zstd frames) and calls fn for each. A half-written
  * last frame is an error unless tail_ok is set; then *good_end gets the size of the sound part
  * and *truncated says whether anything was left over (its description goes to err). Returns
@@ -518,9 +565,14 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
     bool ok = rec && t, stopped = false;
     int64_t lineno = 0;
     char why[400];
+    const char *kind = other_kind(raw, size);
     if (truncated) *truncated = false;
+    if (rec) rec->foreign = false;
     if (!ok) {
         snprintf(err, errlen, "out of memory");
+    } else if (kind) {
+        snprintf(err, errlen, "%s is %s", path, kind);
+        ok = false;
     } else if (!zio_is_zstd(raw, size) && otg_text(raw, size) && !tail_ok) {
         if (!scan_otg(raw, size, v, fn, ctx, rec, t, why, sizeof why, &stopped)) {
             if (!stopped) snprintf(err, errlen, "%s: %s", path, why);
@@ -532,7 +584,7 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
             snprintf(err, errlen, "%s is not a zstd record file", path);
             ok = false;
         } else if (!scan_text(raw, size, v, fn, ctx, rec, t, &lineno, why, sizeof why, &stopped)) {
-            if (!stopped) snprintf(err, errlen, "%s: %s", path, why);
+            if (!stopped) snprintf(err, errlen, rec->foreign ? "%s %s" : "%s: %s", path, why);
             ok = false;
         }
         if (good_end) *good_end = size;

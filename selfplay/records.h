@@ -40,6 +40,7 @@ struct record {
     int64_t game;
     int end, reason; /* enum played_end, enum end_reason (extended lines) */
     const struct variant *v;
+    bool foreign; /* after a failed parse: the line names a variant other than the one asked for */
     move_t moves[MAX_GAME_PLIES]; /* (the large arrays last: a parse clears what comes before) */
     bb_t captures[MAX_GAME_PLIES];
 };
@@ -60,7 +61,7 @@ void records_count_taken(const struct variant *v, int n, const bb_t *captures, i
 /*
  * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an
  * extended line names its own (a built-in variant) and a short line is Copenhagen. False with a
- * reason in err.
+ * reason in err; out->foreign then tells a sound line of another variant from a damaged one.
  */
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
                    struct tafl_game *scratch, char *err, size_t errlen);
@@ -72,7 +73,8 @@ typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
  * Reads every record of a file (plain text or zstd frames) and calls fn for each. A half-written
  * last frame is an error unless tail_ok is set; then *good_end gets the size of the sound part
  * and *truncated says whether anything was left over (its description goes to err). Returns
- * false with a reason in err on damage or when fn stops.
+ * false with a reason in err on damage or when fn stops; a file of another kind (training data,
+ * a book, a network) or of games of another variant is named as such, not as damaged.
  */
 bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
                   size_t *good_end, bool *truncated, char *err, size_t errlen);

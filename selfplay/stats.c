@@ -25,6 +25,22 @@ double stats_phi(double x) {
     return 0.5 * erfc(-x / sqrt(2.0));
 }
 
+/* The 95% Wilson score interval of a proportion p seen over n trials (see stats.h). */
+void stats_wilson(double p, double n, double *lo, double *hi) {
+    if (!(n > 0)) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    p = p < 0 ? 0 : p > 1 ? 1 : p;
+    double z2 = z95 * z95, d = 1 + z2 / n;
+    double centre = (p + z2 / (2 * n)) / d;
+    double half = z95 / d * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+    /* at p = 0 (1) the bound is 0 (1) exactly; rounding must not put p outside */
+    *lo = centre - half < p ? (centre - half > 0 ? centre - half : 0) : p;
+    *hi = centre + half > p ? (centre + half < 1 ? centre + half : 1) : p;
+}
+
 /* Fills an estimate from k weighted values x[i] with counts n[i] (units = sum of counts). */
 static void estimate(const double *x, const double *n, int k, struct stats_estimate *out) {
     double total = 0, sum = 0, sq = 0;

@@ -76,6 +76,15 @@ double stats_score(double elo);
 /* Returns the standard normal distribution function at x. */
 double stats_phi(double x);
 
+/*
+ * The 95% Wilson score interval of a proportion p (a win rate, or a mean share in [0, 1]) seen
+ * over n trials: [lo, hi] lies within [0, 1], holds p, and is not zero wide at p = 0 or 1 (where
+ * the normal approximation p -+ 1.96 sqrt(p (1 - p) / n) collapses to a point). For a mean of
+ * shares between 0 and 1 it is at least as wide as the shares' own spread calls for. With no
+ * trials it is [0, 1].
+ */
+void stats_wilson(double p, double n, double *lo, double *hi);
+
 /* Estimates from pentanomial counts (index = pair points * 2); zero pairs give score 0.5. */
 void stats_penta_estimate(const int64_t n[STATS_PENTA], struct stats_estimate *out);
 

@@ -49,6 +49,15 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Checks that a command fails with exit status want_status (docs/hnefi.1: 2 for bad arguments,
+ * 1 for files that cannot be used) and a message containing want. */
+static void bad_status(const char *args, int want_status, const char *want) {
+    static char out[1 << 16];
+    int st = run(args, out, sizeof out);
+    if (!check_record(st == want_status && strstr(out, want), __FILE__, __LINE__, args))
+        fprintf(stderr, "    status %d (want %d), output:\n%s\n", st, want_status, out);
+}
+
 /* Checks that a command fails without printing unwanted (work it should not have started). */
 static void bad_without(const char *args, const char *unwanted) {
     static char out[1 << 16];
@@ -158,6 +167,23 @@ int main(void) {
     bad("analyze --weights attacker=x", "expected name=integer");
     bad("analyze --weights /nonexistent/w.txt", "cannot open /nonexistent/w.txt");
     bad("analyze --weights", "needs a file");
+    /* exit status: 2 for bad arguments, 1 for files that cannot be used (docs/hnefi.1) */
+    bad_status("analyze --weights /nonexistent/w.txt", 1, "cannot open /nonexistent/w.txt");
+    bad_status("analyze --weights foo=1", 2, "unknown evaluation weight 'foo'");
+    bad_status("analyze --net /nonexistent.nnue", 1, "/nonexistent.nnue: cannot open");
+    bad_status("analyze --book nothere.zst", 1, "book 'nothere.zst': no such file");
+    bad_status("book show nothere.zst", 1, "book 'nothere.zst': no such file");
+    bad_status("--version extra", 2, "--version: unexpected argument 'extra'");
+    /* limits the help offers as alternatives are refused together, naming both */
+    bad_status("analyze --depth 3 --nodes 100", 2, "--depth and --nodes are alternatives");
+    bad_status("analyze --depth 2 --time 0.1", 2, "--depth and --time are alternatives");
+    bad_status("analyze --nodes 100 --time 1", 2, "--time and --nodes are alternatives");
+    bad_status("book expand x.zst --nodes 100 --time 1", 2, "--nodes and --time are alternatives");
+    /* --eval nnue where the variant has no network: refused, not searched classically */
+    bad_status("analyze --variant brandubh --eval nnue --depth 1", 2,
+               "--eval nnue: no network for brandubh; use --net FILE or --eval classic");
+    ok("analyze --variant brandubh --depth 1", "evaluation: classical evaluation");
+    ok("--version", "hnefi ");
     char wfile[] = "/tmp/hnefi-cli-weights-XXXXXX", wargs[128];
     int wfd = mkstemp(wfile);
     if (CHECK(wfd >= 0)) {
@@ -232,15 +258,16 @@ int main(void) {
     bad("tactics", "missing the subcommand");
     bad("tactics frob", "unknown subcommand 'frob'");
     bad("tactics verify", "missing the suite FILE");
-    bad("tactics verify /nonexistent/suite.tsv", "/nonexistent/suite.tsv");
-    bad("tactics verify x.tsv y.tsv", "more than one file");
+    bad_status("tactics verify /nonexistent/suite.tsv", 1, "/nonexistent/suite.tsv");
+    bad_status("tactics verify x.tsv y.tsv", 2, "more than one file");
     bad("tactics verify x.tsv --none-plies 0", "--none-plies '0'");
     bad("tactics run x.tsv --none-depth x", "--none-depth 'x'");
     bad("tactics run x.tsv --eval fancy", "--eval 'fancy'");
     bad("tactics mine", "no game files");
     bad("tactics mine --real chess:x.csv", "unknown variant 'chess'");
     bad("tactics mine --real x.csv", "expected VARIANT:FILE");
-    bad("tactics mine --games /nonexistent/g.zst", "/nonexistent/g.zst");
+    bad_status("tactics mine --games /nonexistent/g.zst", 1, "/nonexistent/g.zst");
+    bad_status("tune x.zst --weights /nonexistent/w.txt", 1, "cannot open /nonexistent/w.txt");
     bad("tactics mine --games x --count 0", "--count '0'");
     char suite[] = "/tmp/hnefi-suite-XXXXXX", cmd[160];
     int sfd = mkstemp(suite);
@@ -288,5 +315,7 @@ int main(void) {
     help_lacks("variant --help", "--moves");
     help_lacks("tune --help", "--fen");
     help_lacks("tune --help", "--moves");
+    help_lacks("train --help", "--fen");
+    help_lacks("train --help", "--moves");
     return check_done();
 }

@@ -536,15 +536,18 @@ static void test_auto_opentafl(void) {
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
 }
 
-/* Runs hnefi with arguments (no input); checks its exit status and that stderr/stdout has want. */
-static void arguments(const char *a1, const char *a2, const char *a3, int status,
-                      const char *want) {
+/*
+ * Runs hnefi with arguments (a NULL-terminated list, no input); checks its exit status and that
+ * stderr/stdout has want.
+ */
+static void arguments_n(const char *const *args, int status, const char *want) {
     struct pipe_process p;
     char path[] = "/tmp/hnefi-proto-args-XXXXXX";
     int fd = mkstemp(path);
     if (!CHECK(fd >= 0)) return;
     close(fd);
-    char *argv[] = {HNEFI_BINARY, (char *)a1, (char *)a2, (char *)a3, NULL};
+    char *argv[8] = {HNEFI_BINARY};
+    for (int k = 0; k < 6 && args[k]; k++) argv[k + 1] = (char *)args[k];
     if (!CHECK(pipe_process_start(&p, argv, path))) return;
     char out[4096] = "", err[4096] = "";
     pipe_process_close_input(&p);
@@ -558,8 +561,15 @@ static void arguments(const char *a1, const char *a2, const char *a3, int status
     }
     unlink(path);
     if (!CHECK(st == status && (strstr(err, want) || strstr(out, want))))
-        fprintf(stderr, "    hnefi %s %s %s: status %d, stdout '%s', stderr '%s'\n", a1,
-                a2 ? a2 : "", a3 ? a3 : "", st, out, err);
+        fprintf(stderr, "    hnefi %s %s %s: status %d, stdout '%s', stderr '%s'\n", args[0],
+                args[1] ? args[1] : "", args[1] && args[2] ? args[2] : "", st, out, err);
+}
+
+/* Runs hnefi with up to three arguments (no input), as arguments_n. */
+static void arguments(const char *a1, const char *a2, const char *a3, int status,
+                      const char *want) {
+    const char *args[] = {a1, a2, a2 ? a3 : NULL, NULL};
+    arguments_n(args, status, want);
 }
 
 /* The command-line arguments of hnefi uci, otep and htp. */
@@ -580,10 +590,20 @@ static void test_arguments(void) {
     arguments("otep", "--bogus", NULL, 2, "unknown argument '--bogus'");
     arguments("htp", "--depth", "999", 2, "--depth '999'");
     arguments("htp", "--bogus", NULL, 2, "unknown argument '--bogus'");
-    arguments("htp", "--connect", "nohostport", 1, "expected HOST:PORT");
-    arguments("htp", "--connect", "127.0.0.1:1", 1, "cannot connect");
+    arguments("htp", "--connect", "nohostport", 2, "expected HOST:PORT");
+    arguments("htp", "--connect", "127.0.0.1:1", 1, "cannot connect: Connection refused");
     arguments("uci", "--eval", "fast", 2, "--eval 'fast': expected nnue or classic");
-    arguments("otep", "--net", "/nonexistent.nnue", 2, "/nonexistent.nnue: cannot open");
+    arguments("otep", "--net", "/nonexistent.nnue", 1, "/nonexistent.nnue: cannot open");
+    arguments("uci", "--book", "/nonexistent.zst", 1, "--book: cannot open /nonexistent.zst");
+    /* alternatives given together are refused, naming both */
+    arguments_n((const char *[]){"otep", "--book", "default", "--no-book", NULL}, 2,
+                "--book and --no-book are alternatives");
+    arguments_n((const char *[]){"htp", "--no-book", "--book", "default", NULL}, 2,
+                "--book and --no-book are alternatives");
+    arguments_n((const char *[]){"otep", "--depth", "3", "--nodes", "100", NULL}, 2,
+                "--depth and --nodes are alternatives");
+    arguments_n((const char *[]){"htp", "--movetime", "100", "--depth", "2", NULL}, 2,
+                "--movetime and --depth are alternatives");
     arguments("htp", "--net", NULL, 2, "needs a value");
     arguments("uci", "--variant", "brandubh", 0, ""); /* no input: exits at once */
 }

@@ -1,6 +1,7 @@
 /*
  * Match statistics against values worked out by hand (the arithmetic is in the comments): Elo
- * and its interval, LOS, the pentanomial LLR and the SPRT's decisions and bounds.
+ * and its interval, LOS, the pentanomial LLR and the SPRT's decisions and bounds, the Wilson
+ * interval of a proportion.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -152,6 +153,31 @@ static void test_sprt(void) {
     CHECK(!sprt_init(&s, NAN, 10, 0.05, 0.05, err, sizeof err));
 }
 
+/*
+ * The Wilson score interval: (p + z^2 / 2n) / (1 + z^2 / n) -+ z / (1 + z^2 / n) sqrt(p (1 - p) / n
+ * + z^2 / 4n^2), z = 1.959964. At p = 0.5, n = 100: 0.5 -+ 1.887456 * 0.0509513 = [0.403832,
+ * 0.596168]. At p = 0, n = 2 the centre and the half-width are both 0.328810: [0, 0.657620], not
+ * the zero-wide [0, 0] of the normal approximation; at p = 1 the mirror image.
+ */
+static void test_wilson(void) {
+    double lo, hi;
+    stats_wilson(0.5, 100, &lo, &hi);
+    CHECK(near(lo, 0.4038315303659956, 1e-9) && near(hi, 0.5961684696340044, 1e-9));
+    stats_wilson(0, 2, &lo, &hi);
+    CHECK(lo == 0 && near(hi, 0.6576197724933469, 1e-9));
+    stats_wilson(1, 2, &lo, &hi);
+    CHECK(near(lo, 0.34238022750665303, 1e-9) && hi == 1);
+    stats_wilson(0.2, 10, &lo, &hi); /* the normal approximation: [-0.0479, 0.4479] */
+    CHECK(near(lo, 0.05668215145437519, 1e-9) && near(hi, 0.5098375284633583, 1e-9));
+    stats_wilson(0.3, 0, &lo, &hi); /* no trials: nothing known */
+    CHECK(lo == 0 && hi == 1);
+    for (int n = 1; n <= 50; n++)
+        for (int k = 0; k <= n; k++) {
+            stats_wilson((double)k / n, n, &lo, &hi);
+            CHECK(lo >= 0 && hi <= 1 && lo <= (double)k / n && (double)k / n <= hi && hi > lo);
+        }
+}
+
 /* Runs the statistics tests. */
 int main(void) {
     test_elo_score();
@@ -161,5 +187,6 @@ int main(void) {
     test_no_spread();
     test_llr();
     test_sprt();
+    test_wilson();
     return check_done();
 }

@@ -106,7 +106,26 @@ int main(void) {
     bad(cmd, "cannot write /nonexistent/dir/n.nnue");
     snprintf(cmd, sizeof cmd, "train --data %s/d.dat --out %s/x.nnue --variant copenhagen", dir,
              dir);
-    bad(cmd, "variant");
+    bad(cmd, "d.dat holds brandubh data, not copenhagen; choose the variant with --variant");
+    /* without --variant the data's own variant is read (the help's default) */
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/d.dat --out %s/x.nnue --epochs 1 --hidden 32 --threads 1", dir, dir);
+    ok(cmd, "brandubh: ");
+    snprintf(cmd, sizeof cmd, "games summary %s/d.dat", dir);
+    ok(cmd, "training data: 60 games");
+    snprintf(cmd, sizeof cmd, "games summary %s/d.dat --variant copenhagen", dir);
+    bad(cmd, "d.dat holds brandubh data, not copenhagen");
+    /* a file of another kind, or of games of another variant, is not called damaged */
+    snprintf(cmd, sizeof cmd, "games list %s/d.dat", dir);
+    bad(cmd, "d.dat is a training-data file, not a game record file: hnefi games summary and "
+             "hnefi train --data read it");
+    CHECK(strstr(out, "damaged") == NULL);
+    snprintf(cmd, sizeof cmd, "book build %s/b.book --from %s/g.zst", dir, dir);
+    bad(cmd, "g.zst holds brandubh games, not copenhagen (line 2); choose the variant with "
+             "--variant");
+    CHECK(strstr(out, "damaged") == NULL);
+    snprintf(cmd, sizeof cmd, "games list %s/n.nnue", dir);
+    bad(cmd, "n.nnue is a network file, not a game record file");
     snprintf(cmd, sizeof cmd,
              "train --variant brandubh --data %s/d.dat --out %s/x.nnue --init %s/n.nnue "
              "--hidden 32",

@@ -135,7 +135,7 @@ static const struct bad_case bad_cases[] = {
     {{"@", "--skip", "-1"}, 2, "--skip"},
     {{"@", "--every", "x"}, 2, "--every"},
     {{"@", "--passes"}, 2, "--passes needs a value"},
-    {{"@", "--weights", "/nonexistent/w.txt"}, 2, "/nonexistent/w.txt"},
+    {{"@", "--weights", "/nonexistent/w.txt"}, 1, "/nonexistent/w.txt"}, /* a file: 1 */
     {{"@", "--fen", "11/11/11/11/11/5k5/11/11/11/11/11 a"}, 2, "--fen"},
     {{"/nonexistent/games.csv"}, 1, "/nonexistent/games.csv"},
     /* the real-game file breaks the repetition rule: refused with the line, not a crash */

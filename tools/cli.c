@@ -62,7 +62,13 @@ bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v
 bool cli_eval_set_kind(struct cli_eval *e, const char *name) {
     if (strcmp(name, "classic") != 0 && strcmp(name, "nnue") != 0) return false;
     e->classic = strcmp(name, "classic") == 0;
+    e->nnue = !e->classic;
     return true;
+}
+
+/* Tells whether --eval nnue was asked for and no network serves v. */
+bool cli_eval_missing(const struct cli_eval *e, const struct variant *v) {
+    return e->nnue && !cli_eval_net(e, v);
 }
 
 /* Returns a short description of what cli_eval_net gives for v. */
@@ -200,14 +206,25 @@ void cli_game_free(struct cli_game *g) {
     g->game = NULL;
 }
 
+/* Writes what a whole number in [lo, hi] may be: "from lo to hi", ", lo or more", "at most hi". */
+void cli_range_text(long long lo, long long hi, bool above, char *out, size_t outlen) {
+    if (hi < CLI_INT_CAP)
+        snprintf(out, outlen, " from %lld to %lld", lo, hi);
+    else if (above)
+        snprintf(out, outlen, " of at most %lld", hi);
+    else
+        snprintf(out, outlen, ", %lld or more", lo);
+}
+
 /* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out) {
-    char *end;
+    char *end, range[64];
     errno = 0;
     long v = strtol(text, &end, 10);
     if (!*text || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "hnefi: %s '%s': expected a whole number from %ld to %ld\n", what, text, lo,
-                hi);
+        bool above = *text && !*end && v > 0 && (errno == ERANGE || v > hi);
+        cli_range_text(lo, hi, above, range, sizeof range);
+        fprintf(stderr, "hnefi: %s '%s': expected a whole number%s\n", what, text, range);
         return false;
     }
     *out = v;

@@ -42,6 +42,15 @@ void cli_game_free(struct cli_game *g);
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out);
 
 /*
+ * Writes what a whole number in [lo, hi] may be, for an error message: "from 1 to 64"; when hi
+ * is only an internal cap (CLI_INT_CAP or more, beyond any real use), ", 0 or more", unless the
+ * number given was above it (above): then "at most hi", the cap the user hit.
+ */
+void cli_range_text(long long lo, long long hi, bool above, char *out, size_t outlen);
+
+enum { CLI_INT_CAP = 1000000000 };
+
+/*
  * Reads an evaluation weights file (name=value pairs, plain or zstd) into *w; on failure prints
  * "<who>: <reason>" naming the file and returns false, leaving *w as it was.
  */
@@ -54,6 +63,7 @@ bool cli_load_weights(struct eval_weights *w, const char *path, const char *who)
  */
 struct cli_eval {
     bool classic;        /* --eval classic */
+    bool nnue;           /* --eval nnue: asked for by name, not by default */
     struct nnue_net net; /* a network read from a file, if have_net */
     bool have_net;
     char net_path[256];
@@ -74,6 +84,13 @@ bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v
 
 /* Sets the evaluation by name ("nnue" or "classic"); false if the name is neither. */
 bool cli_eval_set_kind(struct cli_eval *e, const char *name);
+
+/*
+ * Tells whether the learned evaluation was asked for by name (--eval nnue) and no network serves
+ * v (no built-in one for it, and no network file that fits it): a command refuses that rather
+ * than search with the classical evaluation instead.
+ */
+bool cli_eval_missing(const struct cli_eval *e, const struct variant *v);
 
 /* Returns a short description of what cli_eval_net gives for v ("network copenhagen.nnue"). */
 const char *cli_eval_describe(const struct cli_eval *e, const struct variant *v, char *out,

@@ -175,7 +175,7 @@ static int book_build(int argc, char **argv) {
     for (int f = 0; f < nfrom && rc == 0; f++) {
         char path[4096], err[1000];
         if (!cli_data_file(from[f], "--from", path, sizeof path)) {
-            rc = 2;
+            rc = 1;
             break;
         }
         /* a first reading checks the whole file under the book's rules; real-game files play
@@ -260,14 +260,17 @@ static int book_expand_cmd(int argc, char **argv) {
     struct book_expand_config cfg;
     book_expand_default(&cfg);
     const char *name = NULL, *net_path = NULL;
-    bool progress = false, quiet = false, classic = false;
+    bool progress = false, quiet = false, nodes_given = false, time_given = false;
+    struct cli_eval ev = {0};
     long v;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--nodes") == 0) {
             if (!num_option(argc, argv, &i, 1, 1000000000000L, &v)) return 2;
             cfg.nodes = (uint64_t)v;
+            nodes_given = true;
         } else if (strcmp(a, "--time") == 0) {
+            time_given = true;
             const char *t = value_of(argc, argv, &i);
             char *end;
             double s = t ? strtod(t, &end) : 0;
@@ -298,11 +301,10 @@ static int book_expand_cmd(int argc, char **argv) {
         } else if (strcmp(a, "--eval") == 0) {
             const char *e = value_of(argc, argv, &i);
             if (!e) return 2;
-            if (strcmp(e, "classic") != 0 && strcmp(e, "nnue") != 0) {
+            if (!cli_eval_set_kind(&ev, e)) {
                 fprintf(stderr, "hnefi book expand: --eval '%s': expected nnue or classic\n", e);
                 return 2;
             }
-            classic = strcmp(e, "classic") == 0;
         } else if (strcmp(a, "--net") == 0) {
             if (!(net_path = value_of(argc, argv, &i))) return 2;
         } else if (strcmp(a, "--progress") == 0) {
@@ -321,6 +323,11 @@ static int book_expand_cmd(int argc, char **argv) {
         fprintf(stderr, "hnefi book expand: expected a BOOK (try hnefi book --help)\n");
         return 2;
     }
+    if (nodes_given && time_given) {
+        fprintf(stderr, "hnefi book expand: --nodes and --time are alternatives: give one of "
+                        "them\n");
+        return 2;
+    }
     char path[4200], err[1200], note[600];
     struct book b;
     memset(&b, 0, sizeof b);
@@ -329,10 +336,16 @@ static int book_expand_cmd(int argc, char **argv) {
         fprintf(stderr, "hnefi book expand: %s\n", err);
         return 1;
     }
-    struct cli_eval ev = {0};
-    ev.classic = classic;
     if (net_path && !cli_eval_load(&ev, net_path, &b.variant, err, sizeof err)) {
         fprintf(stderr, "hnefi book expand: --net: %s\n", err);
+        book_free(&b);
+        return 1;
+    }
+    if (cli_eval_missing(&ev, &b.variant)) {
+        fprintf(stderr,
+                "hnefi book expand: --eval nnue: no network for %s; use --net FILE or --eval "
+                "classic\n",
+                b.variant.name);
         book_free(&b);
         return 2;
     }

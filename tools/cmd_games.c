@@ -37,6 +37,7 @@ struct games_args {
     int64_t shown;
     int64_t read, first_game, last_game; /* records read and the numbers --game can choose */
     bool extended;                       /* the numbers are tournament game numbers */
+    bool game_seen;                      /* the file holds game --game (filtered out or not) */
 };
 
 static const char games_usage[] =
@@ -146,6 +147,7 @@ static bool on_record(const struct record *r, int64_t line, void *ctx) {
     if (a->read == 0 || number < a->first_game) a->first_game = number;
     if (a->read == 0 || number > a->last_game) a->last_game = number;
     a->extended |= r->extended;
+    a->game_seen |= number == a->game;
     a->read++;
     if (!wanted(a, r, line)) return true;
     a->shown++;
@@ -273,8 +275,12 @@ static bool games_check(struct games_args *a) {
                 a->end);
         return false;
     }
-    if (a->action == ACT_CONVERT && (!a->to || (strcmp(a->to, "text") && strcmp(a->to, "otg")))) {
+    if (a->action == ACT_CONVERT && !a->to) {
         fprintf(stderr, "hnefi games convert: --to text or --to otg is needed\n");
+        return false;
+    }
+    if (a->to && strcmp(a->to, "text") != 0 && strcmp(a->to, "otg") != 0) {
+        fprintf(stderr, "hnefi games: --to '%s': expected text or otg\n", a->to);
         return false;
     }
     if (a->action != ACT_CONVERT && (a->to || a->out_path)) {
@@ -333,6 +339,14 @@ static int games_parse(struct games_args *a, int argc, char **argv) {
 static int games_datagen(struct games_args *a) {
     int64_t games, positions;
     char err[400];
+    if (!a->variant_given) { /* the variant the file names */
+        const struct variant *v = datagen_file_variant(a->path, err, sizeof err);
+        if (!v) {
+            fprintf(stderr, "hnefi games: %s\n", err);
+            return 1;
+        }
+        a->g.variant = *v;
+    }
     if (!datagen_read(a->path, &a->g.variant, NULL, NULL, &games, &positions, err, sizeof err)) {
         fprintf(stderr, "hnefi games: %s\n", err);
         return 1;
@@ -365,7 +379,7 @@ static int games_run(struct games_args *a) {
         fprintf(stderr, "hnefi games: cannot write %s\n", a->out_path);
         rc = 1;
     }
-    if (rc == 0 && a->game >= 0 && a->shown == 0) {
+    if (rc == 0 && a->game >= 0 && a->shown == 0 && !a->game_seen) {
         if (a->read == 0)
             fprintf(stderr, "hnefi games: --game %ld: %s holds no games\n", a->game, a->path);
         else
@@ -374,6 +388,9 @@ static int games_run(struct games_args *a) {
                     a->game, a->path, a->extended ? "game numbers" : "lines",
                     (long long)a->first_game, (long long)a->last_game);
         rc = 1;
+    } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY && a->game >= 0) {
+        fprintf(stderr, "hnefi games: game %ld of %s does not pass the filters\n", a->game,
+                a->path);
     } else if (rc == 0 && a->shown == 0 && a->action != ACT_SUMMARY) {
         fprintf(stderr, "hnefi games: none of the %lld games of %s passes the filters\n",
                 (long long)a->read, a->path);

@@ -24,7 +24,8 @@ struct match_args {
     bool tc_given[MATCH_MAX_PLAYERS];
     struct cli_eval evals[MATCH_MAX_PLAYERS]; /* in-process players' evaluations */
     const char *net_paths[MATCH_MAX_PLAYERS];
-    const char *book_names[MATCH_MAX_PLAYERS]; /* in-process players' books, read later */
+    const char *weights_paths[MATCH_MAX_PLAYERS]; /* read after the arguments: a file problem */
+    const char *book_names[MATCH_MAX_PLAYERS];    /* in-process players' books, read later */
     struct book books[MATCH_MAX_PLAYERS];
     char engine_text[MATCH_MAX_PLAYERS][1024]; /* external players in the records' settings */
     const char *inproc_key[MATCH_MAX_PLAYERS]; /* a key only an in-process player takes, if given */
@@ -105,7 +106,7 @@ static bool on_off(const char *key, const char *value, bool *out) {
     return true;
 }
 
-/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr, weights). */
+/* Reads one key of an in-process hnefi player (threads, hash, null-move, lmr). */
 static bool inproc_key(struct player_spec *p, const char *key, const char *val) {
     long n;
     if (strcmp(key, "threads") == 0) {
@@ -116,10 +117,8 @@ static bool inproc_key(struct player_spec *p, const char *key, const char *val) 
         p->hash_mib = (size_t)n;
     } else if (strcmp(key, "null-move") == 0) {
         return on_off(key, val, &p->opt.null_move);
-    } else if (strcmp(key, "lmr") == 0) {
-        return on_off(key, val, &p->opt.lmr);
     } else {
-        return cli_load_weights(&p->opt.weights, val, "hnefi: player weights");
+        return on_off(key, val, &p->opt.lmr);
     }
     return true;
 }
@@ -178,7 +177,10 @@ static bool player_key(struct match_args *a, int k, const char *arg) {
         if (!a->inproc_key[k]) a->inproc_key[k] = arg;
     } else if (!strcmp(key, "threads") || !strcmp(key, "hash") || !strcmp(key, "null-move") ||
                !strcmp(key, "lmr") || !strcmp(key, "weights")) {
-        if (!inproc_key(p, key, val)) return false;
+        if (strcmp(key, "weights") == 0)
+            a->weights_paths[k] = val; /* read once the arguments are */
+        else if (!inproc_key(p, key, val))
+            return false;
         if (!a->inproc_key[k]) a->inproc_key[k] = arg; /* kept for a refusal with cmd= */
     } else if (strcmp(key, "eval") == 0) {
         if (!cli_eval_set_kind(&a->evals[k], val)) {
@@ -324,9 +326,19 @@ static int tournament_option(struct match_args *a, int argc, char **argv, int *i
     char err[300];
     long n, t[3] = {0, 0, 0};
     if (strcmp(o, "--games") == 0) {
-        if (!num_value(argc, argv, i, 2, 1L << 36, &n)) return 2;
-        if (n % 2) {
-            fprintf(stderr, "hnefi: --games %ld: must be even (each opening is played twice)\n", n);
+        if (!(v = value_of(argc, argv, i))) return 2;
+        char *end;
+        errno = 0;
+        n = strtol(v, &end, 10);
+        if (!*v || *end || errno || n < 2 || n > (1L << 36) || n % 2) {
+            bool above = *v && !*end && n > 0 && (errno == ERANGE || n > (1L << 36));
+            if (above)
+                fprintf(stderr, "hnefi: --games '%s': at most %ld\n", v, 1L << 36);
+            else
+                fprintf(stderr,
+                        "hnefi: --games '%s': expected an even number, 2 or more (each opening "
+                        "is played twice)\n",
+                        v);
             return 2;
         }
         c->games = n;
@@ -432,6 +444,13 @@ static int parse_args(struct match_args *a, int argc, char **argv) {
         if (r < 0) return 2;
         if (r > 0) continue;
         if (strcmp(o, "--player") == 0) {
+            if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+                fprintf(stderr,
+                        "hnefi %s: --player needs KEY=VALUE arguments (name=NAME, tc=TC, "
+                        "cmd=COMMAND, ...: try --help)\n",
+                        a->cmd);
+                return 2;
+            }
             if (!add_player(a)) return 2;
             while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
                 if (!player_key(a, a->nplayers - 1, argv[++i])) return 2;
@@ -457,23 +476,26 @@ static void elo_text(double e, char *out, size_t len) {
 
 /*
  * Writes an estimate's Elo and its interval ("+12.3 [-4.5, +29.0]"), or, when every pair scored
- * the same, the Elo and why there is no interval.
+ * the same, the Elo and why there is no interval; under Tablut scoring (tablut) a pair is a
+ * match, lost, drawn or won by the encounter's first player (name), whatever its games scored.
  */
 static void elo_interval_text(const struct stats_estimate *est, const int64_t penta[STATS_PENTA],
-                              char *out, size_t len) {
+                              bool tablut, const char *name, char *out, size_t len) {
     char elo[24], lo[24], hi[24];
     elo_text(est->elo, elo, sizeof elo);
+    int bin = 0;
+    while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
     if (est->units == 0) {
         snprintf(out, len, "%s, no pairs counted yet", elo);
     } else if (!stats_penta_informative(penta)) {
-        snprintf(out, len,
-                 "%s, no interval: every pair split 1-1, so the games carry no information yet",
-                 elo);
+        snprintf(out, len, "%s, no interval: every %s, so the games carry no information yet", elo,
+                 tablut ? "Tablut match was drawn" : "pair split 1-1");
+    } else if (!est->spread && tablut) { /* a match is lost, drawn or won, whatever its games */
+        snprintf(out, len, "%s, no interval: %s %s every Tablut match, so its error is unknown",
+                 elo, name, bin == 0 ? "lost" : "won");
     } else if (!est->spread) {
         static const char *const pair_text[STATS_PENTA] = {"0-2", "1/2-3/2", "1-1", "3/2-1/2",
                                                            "2-0"};
-        int bin = 0;
-        while (bin < STATS_PENTA - 1 && !penta[bin]) bin++;
         snprintf(out, len, "%s, no interval: every pair scored %s, so its error is unknown", elo,
                  pair_text[bin]);
     } else {
@@ -522,7 +544,7 @@ static void print_encounter(const struct match_args *a, const struct match_encou
     int64_t w = e->wdl[0][0] + e->wdl[1][0], d = e->wdl[0][1] + e->wdl[1][1],
             l = e->wdl[0][2] + e->wdl[1][2];
     char elo[160];
-    elo_interval_text(&e->est, e->penta, elo, sizeof elo);
+    elo_interval_text(&e->est, e->penta, a->cfg.scoring == SCORING_TABLUT, na, elo, sizeof elo);
     printf("%s vs %s: %lld games, %s +%lld =%lld -%lld (attacking +%lld =%lld -%lld, defending "
            "+%lld =%lld -%lld)\n",
            na, nb, (long long)(w + d + l), na, (long long)w, (long long)d, (long long)l,
@@ -557,7 +579,9 @@ static void print_results(const struct match_args *a, const struct match_status 
                st->sprt == SPRT_H1   ? "H1 accepted (elo1)"
                : st->sprt == SPRT_H0 ? "H0 accepted (elo0)"
                : st->enc[0].pairs > 0 && !stats_penta_informative(st->enc[0].penta)
-                   ? "no decision: every pair split 1-1 (no information yet)"
+                   ? (a->cfg.scoring == SCORING_TABLUT
+                          ? "no decision: every Tablut match was drawn (no information yet)"
+                          : "no decision: every pair split 1-1 (no information yet)")
                    : "no decision");
     }
     if (a->nplayers > 2) {
@@ -656,6 +680,13 @@ static int run(struct match_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi %s: give at least two players with --player (try --help)\n", a->cmd);
         return 2;
     }
+    for (int i = 0; i < a->nplayers; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->players[i].name, a->players[j].name) == 0) {
+                fprintf(stderr, "hnefi %s: two players are called %s: give each its own name\n",
+                        a->cmd, a->players[i].name);
+                return 2;
+            }
     if (c->shuffle && !a->openings_path) {
         fprintf(stderr,
                 "hnefi %s: --shuffle orders the lines of an --openings file, and none is "
@@ -702,23 +733,34 @@ static int run(struct match_args *a, int argc, char **argv) {
     if (!a->concurrency) a->concurrency = default_concurrency(mpi);
     if (!cli_game_finish(&a->g)) return 2;
     c->v = &a->g.variant;
+    /* the players' files: one that cannot be used is exit status 1 (docs/hnefi.1) */
     for (int i = 0; i < a->nplayers; i++) {
         char why[400];
+        if (a->weights_paths[i] && !cli_load_weights(&a->players[i].opt.weights,
+                                                     a->weights_paths[i], "hnefi: player weights"))
+            return 1;
         if (a->net_paths[i] &&
             !cli_eval_load(&a->evals[i], a->net_paths[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s net: %s\n", a->players[i].name, why);
+            return 1;
+        }
+        if (cli_eval_missing(&a->evals[i], c->v)) {
+            fprintf(stderr,
+                    "hnefi: player %s eval=nnue: no network for %s; give net=FILE or "
+                    "eval=classic\n",
+                    a->players[i].name, c->v->name);
             return 2;
         }
         a->players[i].opt.net = cli_eval_net(&a->evals[i], c->v);
         if (!a->book_names[i]) continue;
         if (!cli_book_load(&a->books[i], a->book_names[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s book: %s\n", a->players[i].name, why);
-            return 2;
+            return 1;
         }
         if (!book_fits(&a->books[i], c->v, why, sizeof why)) {
             fprintf(stderr, "hnefi: player %s book %s: %s\n", a->players[i].name, a->book_names[i],
                     why);
-            return 2;
+            return 1;
         }
         a->players[i].book = &a->books[i];
     }
@@ -731,10 +773,10 @@ static int run(struct match_args *a, int argc, char **argv) {
     char err[1000];
     if (a->openings_path) {
         char path[4096];
-        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 2;
+        if (!cli_data_file(a->openings_path, "--openings", path, sizeof path)) return 1;
         if (!openings_load(&a->openings, c->v, path, err, sizeof err)) {
             fprintf(stderr, "hnefi: --openings: %s\n", err);
-            return 2;
+            return 1;
         }
         c->openings = &a->openings;
     }

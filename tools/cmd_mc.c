@@ -18,6 +18,7 @@
 #include "search/mc.h"
 #include "search/saek_solver.h"
 #include "selfplay/playout.h"
+#include "selfplay/stats.h"
 
 #include "engine/games/raid.h"
 #include "tools/cli.h"
@@ -36,7 +37,8 @@ static const char cmd_mc_usage[] =
     "       hnefi mc raid odds|buy|play|bench    Viking Raid's own commands, with their own\n"
     "                                            options (hnefi mc raid --help)\n"
     "       hnefi mc list                        the games and their options\n"
-    "games: saek (or saekonungr), eketorp, raid (or viking-raid)\n"
+    "games: saek (or saekonungr), eketorp, raid (or viking-raid), and the tafl variants\n"
+    "       copenhagen, fetlar, tablut, linnaeus, brandubh (hnefi mc list)\n"
     "Each form takes only the options it shows; an option it would ignore is refused.\n"
     "tournament options:\n"
     "  --players N        seats (default: the game's default)\n"
@@ -75,8 +77,11 @@ static int cmd_mc_int(const char *opt, const char *text, long long lo, long long
     errno = 0;
     long long x = text ? strtoll(text, &end, 10) : 0;
     if (!text || !*text || *end || errno || x < lo || x > hi) {
-        fprintf(stderr, "hnefi mc: %s: '%s' is not a number from %lld to %lld\n", opt,
-                text ? text : "(missing)", lo, hi);
+        char range[64];
+        cli_range_text(lo, hi, text && *text && !*end && x > 0 && (errno == ERANGE || x > hi),
+                       range, sizeof range);
+        fprintf(stderr, "hnefi mc: %s: '%s' is not a whole number%s\n", opt,
+                text ? text : "(missing)", range);
         return -1;
     }
     *out = x;
@@ -244,7 +249,7 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
     const game_def *g = a->game;
     game_buffer gb;
     void *st = gb.bytes;
-    if (cmd_mc_state(a, a->advise, st)) return 1;
+    if (cmd_mc_state(a, a->advise, st)) return 2;
     int kind = g->node(st);
     int player;
     if (kind == GAME_NODE_DECISION) {
@@ -254,24 +259,24 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         int acts[GAME_MAX_ACTIONS];
         if (player >= g->players(st) || g->legal(st, player, acts) <= 0) {
             fprintf(stderr, "hnefi mc: --player %d has no choice to make in this STATE\n", player);
-            return 1;
+            return 2;
         }
     } else {
         fprintf(stderr, "hnefi mc: STATE is at a %s node: no decision to advise on\n",
                 kind == GAME_NODE_TERMINAL ? "terminal" : "chance");
-        return 1;
+        return 2;
     }
     const char *spec = a->npolicy ? a->policy[0] : "flat:n=2000";
     mc_policy pol;
     char err[256];
     if (mc_policy_init(&pol, g, spec, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     if (mc_policy_check_players(&pol, g->players(st), err, sizeof err)) {
         mc_policy_done(&pol);
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed);
@@ -282,7 +287,7 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         mc_policy_done(&pol);
         fprintf(stderr, "hnefi mc: policy '%s' gives no estimates; use flat, ismcts or opt\n",
                 spec);
-        return 1;
+        return 2;
     }
     char buf[2048];
     g->render(st, buf, sizeof buf);
@@ -295,10 +300,10 @@ static int cmd_mc_advise(const cmd_mc_args *a) {
         char name[128];
         g->action_text(st, player, acts[i], name, sizeof name);
         if (samples[i] > 0 && value[i] >= 0) {
-            /* 95% interval of a mean of shares in [0, 1] (at most the binomial one) */
-            double h = 1.96 * sqrt(value[i] * (1 - value[i]) / samples[i]);
-            printf("  %c %-40s win %.4f +- %.4f  (%d samples)\n", i == best ? '*' : ' ', name,
-                   value[i], h, samples[i]);
+            double lo, hi; /* 95% interval of a mean of shares in [0, 1] */
+            stats_wilson(value[i], samples[i], &lo, &hi);
+            printf("  %c %-40s win %.4f [%.4f, %.4f]  (%d samples)\n", i == best ? '*' : ' ', name,
+                   value[i], lo, hi, samples[i]);
         } else if (value[i] >= 0) {
             printf("  %c %-40s win %.4f  (exact)\n", i == best ? '*' : ' ', name, value[i]);
         } else {
@@ -331,7 +336,7 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
     double secs = a->seconds > 0 ? a->seconds : 2.0;
     if (a->seconds > 0 && a->games > 0) {
         fprintf(stderr, "hnefi mc: bench takes --seconds or --games, not both\n");
-        return 1;
+        return 2;
     }
     int players = a->players ? a->players : g->default_players;
     for (int fast = 0; fast <= (g->playout ? 1 : 0); fast++) {
@@ -340,7 +345,7 @@ static int cmd_mc_bench(const cmd_mc_args *a) {
         if (playout_bench_run(g, players, a->options, fast, secs, (long)a->games, (uint64_t)a->seed,
                               &r, err, sizeof err)) {
             fprintf(stderr, "hnefi mc: %s\n", err);
-            return 1;
+            return 2;
         }
         printf("%s %d players, %s path: %ld games in %.2f s of CPU = %.0f games/s on one core, "
                "mean length %.1f, checksum %016" PRIx64 "\n",
@@ -405,7 +410,7 @@ static int cmd_mc_compare(const cmd_mc_args *a) {
     }
     if (playout_run(&cfg, &st, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: %s\n", err);
-        return 1;
+        return 2;
     }
     double m, lo, hi;
     playout_interval(&st.slot[0], &m, &lo, &hi);
@@ -416,7 +421,7 @@ static int cmd_mc_compare(const cmd_mc_args *a) {
     mc_policy pol;
     if (mc_policy_init(&pol, &saek_game, spec, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: --policy: %s\n", err);
-        return 1;
+        return 2;
     }
     game_rng rng;
     rng_seed(&rng, (uint64_t)a->seed ^ 0x5eedULL);
@@ -464,7 +469,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
         cfg.policy[k] = a->npolicy == 0 ? "random" : a->policy[k < a->npolicy ? k : a->npolicy - 1];
     if (a->npolicy > cfg.players) {
         fprintf(stderr, "hnefi mc: %d policies for %d players\n", a->npolicy, cfg.players);
-        return 1;
+        return 2;
     }
     cfg.games = a->games ? a->games : 1000;
     cfg.seed = (uint64_t)a->seed;
@@ -474,7 +479,7 @@ static int cmd_mc_tournament(cmd_mc_args *a) {
     char err[256];
     if (playout_run(&cfg, &st, err, sizeof err)) {
         fprintf(stderr, "hnefi mc: %s\n", err);
-        return 1;
+        return 2;
     }
     if (strcmp(a->format, "csv") == 0)
         playout_write_csv(stdout, &cfg, &st);
@@ -497,7 +502,7 @@ int cmd_mc(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         printf("%s", cmd_mc_usage);
-        return argc < 2 ? 1 : 0;
+        return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "list") == 0) return cmd_mc_list();
     cmd_mc_args a = {0};
@@ -507,7 +512,7 @@ int cmd_mc(int argc, char **argv) {
     a.game = cmd_mc_game(argv[1]);
     if (!a.game) {
         fprintf(stderr, "hnefi mc: unknown game '%s' (try hnefi mc list)\n", argv[1]);
-        return 1;
+        return 2;
     }
     bool raid = strcmp(a.game->name, "raid") == 0;
     if (raid && argc >= 3 && argv[2][0] != '-') { /* odds, buy, play, bench, help */
@@ -530,18 +535,18 @@ int cmd_mc(int argc, char **argv) {
                    mc_policy_help());
             return 0;
         }
-    if (cmd_mc_parse(argc, argv, sub ? 3 : 2, &a)) return 1;
+    if (cmd_mc_parse(argc, argv, sub ? 3 : 2, &a)) return 2;
     if (a.data) {
         if (a.game != &ekt_game) {
             fprintf(stderr, "hnefi mc: --data applies to eketorp only\n");
-            return 1;
+            return 2;
         }
         if (cmd_mc_load_data(a.data)) return 1;
     }
     if (a.players && (a.players < a.game->min_players || a.players > a.game->max_players)) {
         fprintf(stderr, "hnefi mc: --players %d: %s takes %d to %d players\n", a.players,
                 a.game->name, a.game->min_players, a.game->max_players);
-        return 1;
+        return 2;
     }
     /* each mode and the options it uses */
     const char *mode = "a tournament", *allowed = " --players --options --policy --games --seed "
@@ -556,17 +561,17 @@ int cmd_mc(int argc, char **argv) {
         mode = "--show", allowed = " --show --data ";
     else if (!sub && a.advise)
         mode = "--advise", allowed = " --advise --policy --seed --player --data ";
-    if (cmd_mc_check_mode(&a, mode, allowed)) return 1;
+    if (cmd_mc_check_mode(&a, mode, allowed)) return 2;
     if (sub) {
         if (strcmp(sub, "bench") == 0) return cmd_mc_bench(&a);
         if (a.game == &saek_game && strcmp(sub, "solve") == 0) return cmd_mc_solve(&a);
         if (a.game == &saek_game && strcmp(sub, "compare") == 0) return cmd_mc_compare(&a);
         fprintf(stderr, "hnefi mc: unknown subcommand '%s' for %s\n", sub, a.game->name);
-        return 1;
+        return 2;
     }
     if (a.show) {
         game_buffer gb;
-        if (cmd_mc_state(&a, a.show, gb.bytes)) return 1;
+        if (cmd_mc_state(&a, a.show, gb.bytes)) return 2;
         char buf[4096];
         a.game->render(gb.bytes, buf, sizeof buf);
         printf("%s", buf);

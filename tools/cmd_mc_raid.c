@@ -16,6 +16,8 @@
 #include "engine/games/raid_combat.h"
 #include "search/mc.h"
 #include "search/raid_buy.h"
+#include "selfplay/stats.h"
+#include "tools/cli.h"
 
 static const char raid_usage[] =
     "usage: hnefi mc raid odds --attacker KIT --defender KIT [melee options]\n"
@@ -53,7 +55,7 @@ static const char raid_usage[] =
 
 static int raid_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints an error about an argument ("hnefi mc raid: " + the message) and returns 1. */
+/* Prints an error about an argument ("hnefi mc raid: " + the message) and returns 2. */
 static int raid_bad(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -61,7 +63,7 @@ static int raid_bad(const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
-    return 1;
+    return 2;
 }
 
 /* Reads a whole decimal integer in [lo, hi]. */
@@ -70,8 +72,11 @@ static int raid_int(const char *opt, const char *text, long lo, long hi, long *o
     errno = 0;
     long x = text ? strtol(text, &end, 10) : 0;
     if (!text || !*text || *end || errno || x < lo || x > hi) {
-        fprintf(stderr, "hnefi mc raid: %s: '%s' is not a number from %ld to %ld\n", opt,
-                text ? text : "(missing)", lo, hi);
+        char range[64];
+        cli_range_text(lo, hi, text && *text && !*end && x > 0 && (errno == ERANGE || x > hi),
+                       range, sizeof range);
+        fprintf(stderr, "hnefi mc raid: %s: '%s' is not a whole number%s\n", opt,
+                text ? text : "(missing)", range);
         return -1;
     }
     *out = x;
@@ -136,7 +141,7 @@ static int odds_melee(const odds_args *a) {
     raid_kit ka, kd;
     if (raid_kit_arg("--attacker", a->attacker, &ka) ||
         raid_kit_arg("--defender", a->defender, &kd))
-        return 1;
+        return 2;
     if (raid_kit_weapons(&ka) == 0)
         return raid_bad("--attacker \"%s\": a warrior with no weapon must surrender", a->attacker);
     if (raid_kit_weapons(&kd) == 0)
@@ -206,10 +211,10 @@ static int odds_melee(const odds_args *a) {
         printf("Monte-Carlo check, %ld fights, seed %ld (estimate, 95%% interval):\n", a->mc,
                a->seed);
         for (int e = 0; e < RAID_END_NB; e++) {
-            double p = count[e] / (double)a->mc, h = 1.96 * sqrt(p * (1 - p) / (double)a->mc);
+            double p = count[e] / (double)a->mc, lo, hi;
+            stats_wilson(p, (double)a->mc, &lo, &hi);
             if (count[e] || f.p[e] > 0)
-                printf("  %-26s %.6f  [%.6f, %.6f]  exact %.6f\n", end_label[e], p, p - h, p + h,
-                       f.p[e]);
+                printf("  %-26s %.6f  [%.6f, %.6f]  exact %.6f\n", end_label[e], p, lo, hi, f.p[e]);
         }
     }
     return 0;
@@ -219,7 +224,7 @@ static int odds_melee(const odds_args *a) {
 static int odds_fire(const odds_args *a) {
     static const char *const weapons[] = {"bow", "javelin", NULL};
     int w = raid_word("--fire", a->fire, weapons);
-    if (w < 0) return 1;
+    if (w < 0) return 2;
     raid_item item = w == 0 ? RAID_BOW : RAID_JAVELIN;
     long reach = item == RAID_BOW ? 18 : 6;
     if (a->range > reach) {
@@ -238,7 +243,7 @@ static int odds_fire(const odds_args *a) {
     else if (strcmp(def, "mounted") == 0)
         target = RAID_TARGET_MOUNTED;
     else if (raid_kit_arg("--defender", a->defender, &kd))
-        return 1;
+        return 2;
     int def_mod = (int)a->melee.cover_d;
     if (target == RAID_TARGET_WARRIOR) def_mod += raid_kit_missile_defence(&kd);
     int shots = a->standing ? 2 : 1;
@@ -261,10 +266,10 @@ static int odds_fire(const odds_args *a) {
 static int odds_beast(const odds_args *a) {
     static const char *const names[] = {"boar", "wolf", "bear", "troll", "any", NULL};
     int b = raid_word("--beast", a->beast, names);
-    if (b < 0) return 1;
+    if (b < 0) return 2;
     raid_kit k;
     memset(&k, 0, sizeof k);
-    if (a->attacker && raid_kit_arg("--attacker", a->attacker, &k)) return 1;
+    if (a->attacker && raid_kit_arg("--attacker", a->attacker, &k)) return 2;
     printf("wild beasts (no modifiers but the hunter's one weapon, +%d):\n",
            raid_kit_best_weapon(&k));
     printf("  %-6s %-6s %-10s %12s %12s %12s\n", "beast", "D6", "kills on", "its attack",
@@ -292,7 +297,7 @@ static int odds_beast(const odds_args *a) {
 /* Prints the tomb odds. */
 static int odds_tomb(const odds_args *a) {
     raid_kit k;
-    if (raid_kit_arg("--attacker", a->attacker, &k)) return 1;
+    if (raid_kit_arg("--attacker", a->attacker, &k)) return 2;
     raid_duel d;
     raid_fight f;
     raid_tomb_duel(&d, &k);
@@ -339,20 +344,20 @@ static int raid_odds(int argc, char **argv) {
         } else if (strcmp(o, "--defender") == 0 && v) {
             a.defender = v, i++;
         } else if (strcmp(o, "--moved") == 0) {
-            if (raid_int(o, v, 0, 100, &x)) return 1;
+            if (raid_int(o, v, 0, 100, &x)) return 2;
             a.melee.moved = x > 6, i++;
         } else if (strcmp(o, "--cover") == 0 || strcmp(o, "--attacker-cover") == 0) {
-            if ((w = raid_word(o, v, covers)) < 0) return 1;
+            if ((w = raid_word(o, v, covers)) < 0) return 2;
             if (o[2] == 'c')
                 a.melee.cover_d = (raid_cover)w;
             else
                 a.melee.cover_a = (raid_cover)w;
             i++;
         } else if (strcmp(o, "--berserk") == 0) {
-            if ((w = raid_word(o, v, berserks)) < 0) return 1;
+            if ((w = raid_word(o, v, berserks)) < 0) return 2;
             a.melee.berserk = (raid_berserk)w, i++;
         } else if (strcmp(o, "--run") == 0) {
-            if ((w = raid_word(o, v, runs)) < 0) return 1;
+            if ((w = raid_word(o, v, runs)) < 0) return 2;
             a.melee.run = (raid_run)w, i++;
         } else if (strcmp(o, "--counter") == 0) {
             a.melee.counter_kill = 1;
@@ -361,31 +366,31 @@ static int raid_odds(int argc, char **argv) {
         } else if (strcmp(o, "--no-swap") == 0) {
             a.melee.no_swap = 1;
         } else if (strcmp(o, "--rounds") == 0) {
-            if (raid_int(o, v, 0, RAID_MAX_ROUNDS_TABLE, &x)) return 1;
+            if (raid_int(o, v, 0, RAID_MAX_ROUNDS_TABLE, &x)) return 2;
             a.rounds = (int)x, i++;
         } else if (strcmp(o, "--limit") == 0) {
-            if (raid_int(o, v, 1, 100000, &x)) return 1;
+            if (raid_int(o, v, 1, 100000, &x)) return 2;
             a.limit = (int)x, i++;
         } else if (strcmp(o, "--mc") == 0) {
-            if (raid_int(o, v, 1, 100000000, &a.mc)) return 1;
+            if (raid_int(o, v, 1, 100000000, &a.mc)) return 2;
             i++;
         } else if (strcmp(o, "--seed") == 0) {
-            if (raid_int(o, v, 0, 2147483647, &a.seed)) return 1;
+            if (raid_int(o, v, 0, 2147483647, &a.seed)) return 2;
             i++;
         } else if (strcmp(o, "--fire") == 0 && v) {
             a.fire = v, i++;
         } else if (strcmp(o, "--standing") == 0) {
             a.standing = 1;
         } else if (strcmp(o, "--range") == 0) {
-            if (raid_int(o, v, 0, 1000, &a.range)) return 1;
+            if (raid_int(o, v, 0, 1000, &a.range)) return 2;
             i++;
         } else if (strcmp(o, "--animal-defence") == 0) {
-            if ((w = raid_word(o, v, animals)) < 0) return 1;
+            if ((w = raid_word(o, v, animals)) < 0) return 2;
             a.animal_card = w, i++;
         } else if (strcmp(o, "--stab") == 0) {
             a.stab = 1;
         } else if (strcmp(o, "--stab-mode") == 0) {
-            if ((w = raid_word(o, v, stabs)) < 0) return 1;
+            if ((w = raid_word(o, v, stabs)) < 0) return 2;
             a.stab_mode = w, i++;
         } else if (strcmp(o, "--beast") == 0 && v) {
             a.beast = v, i++;
@@ -454,24 +459,24 @@ static int raid_buy_cmd(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--coins") == 0) {
-            if (raid_int(a, v, 0, RAID_BUY_MAX_COINS, &x)) return 1;
+            if (raid_int(a, v, 0, RAID_BUY_MAX_COINS, &x)) return 2;
             o.coins = (int)x, have_coins = 1, i++;
         } else if (strcmp(a, "--against") == 0) {
-            if (raid_kit_arg(a, v, &o.against)) return 1;
+            if (raid_kit_arg(a, v, &o.against)) return 2;
             if (raid_kit_weapons(&o.against) == 0)
                 return raid_bad("--against \"%s\": the enemy needs a weapon", v);
             i++;
         } else if (strcmp(a, "--objective") == 0) {
-            if ((w = raid_word(a, v, objectives)) < 0) return 1;
+            if ((w = raid_word(a, v, objectives)) < 0) return 2;
             o.objective = (raid_objective)w, i++;
         } else if (strcmp(a, "--days") == 0) {
-            if (raid_int(a, v, 1, 10, &x)) return 1;
+            if (raid_int(a, v, 1, 10, &x)) return 2;
             o.days = (int)x, i++;
         } else if (strcmp(a, "--max-warriors") == 0) {
-            if (raid_int(a, v, 0, 200, &x)) return 1;
+            if (raid_int(a, v, 0, 200, &x)) return 2;
             o.max_warriors = (int)x, i++;
         } else if (strcmp(a, "--moved") == 0) {
-            if (raid_int(a, v, 0, 100, &x)) return 1;
+            if (raid_int(a, v, 0, 100, &x)) return 2;
             o.melee.moved = x > 6, i++;
         } else if (strcmp(a, "--items") == 0) {
             if (!v) return raid_bad("%s needs a list of items", a);
@@ -504,7 +509,7 @@ static int raid_buy_cmd(int argc, char **argv) {
     clock_t t0 = clock();
     if (raid_buy(&o, &b, front, &nf, err, sizeof err)) {
         fprintf(stderr, "hnefi mc raid: buy: %s\n", err);
-        return 1;
+        return 2;
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     char t[RAID_KIT_TEXT_MAX], herd[128];
@@ -556,13 +561,13 @@ static int raid_play(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--games") == 0) {
-            if (raid_int(a, v, 1, 10000000, &games)) return 1;
+            if (raid_int(a, v, 1, 10000000, &games)) return 2;
             i++;
         } else if (strcmp(a, "--players") == 0) {
-            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
+            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 2;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
-            if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
+            if (raid_int(a, v, 0, 2147483647, &seed)) return 2;
             i++;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = true;
@@ -583,11 +588,7 @@ static int raid_play(int argc, char **argv) {
         }
     }
     if (nspec == 0) spec[nspec++] = "random";
-    if (nspec > players) {
-        char n[16];
-        snprintf(n, sizeof n, "%ld", players);
-        return raid_bad("play: more policies than the %s players", n);
-    }
+    if (nspec > players) return raid_bad("play: more policies than the %ld players", players);
     int np = (int)players;
     mc_policy pol[GAME_MAX_PLAYERS];
     char err[256];
@@ -596,18 +597,23 @@ static int raid_play(int argc, char **argv) {
         if (mc_policy_init(&pol[k], &raid_game, sp, err, sizeof err)) {
             for (int j = 0; j < k; j++) mc_policy_done(&pol[j]);
             fprintf(stderr, "hnefi mc raid: --policy \"%s\": %s\n", sp, err);
-            return 1;
+            return 2;
         }
     }
     game_buffer gb;
     if (raid_game.init(gb.bytes, np, options, err, sizeof err)) {
         for (int k = 0; k < np; k++) mc_policy_done(&pol[k]);
         fprintf(stderr, "hnefi mc raid: --options: %s\n", err);
-        return 1;
+        return 2;
     }
     bool dots = !quiet && games >= 20 && isatty(2); /* progress on a terminal only */
     double *chest = malloc(sizeof(double) * (size_t)games * (size_t)np);
-    double win[GAME_MAX_PLAYERS] = {0}, win2[GAME_MAX_PLAYERS] = {0};
+    if (!chest) {
+        for (int k = 0; k < np; k++) mc_policy_done(&pol[k]);
+        fprintf(stderr, "hnefi mc raid: play: out of memory for %ld games\n", games);
+        return 1;
+    }
+    double win[GAME_MAX_PLAYERS] = {0};
     long hours = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -626,7 +632,6 @@ static int raid_play(int argc, char **argv) {
         for (int s = 0; s < np; s++) {
             int slot = (int)((s + gi) % np);
             win[slot] += share[s];
-            win2[slot] += share[s] * share[s];
             chest[(size_t)slot * (size_t)games + (size_t)gi] = pts[s];
         }
         if (dots && (gi + 1) % (games / 10) == 0) fprintf(stderr, ".");
@@ -639,14 +644,13 @@ static int raid_play(int argc, char **argv) {
     printf("%-4s %-28s %7s %17s %8s %6s %6s %6s\n", "slot", "policy", "win", "95% interval",
            "chest", "p10", "median", "p90");
     for (int k = 0; k < np; k++) {
-        double m = win[k] / games, var = win2[k] / games - m * m;
-        double h = 1.96 * sqrt(var > 0 ? var / games : 0);
+        double m = win[k] / games, lo, hi;
+        stats_wilson(m, (double)games, &lo, &hi);
         double *c = chest + (size_t)k * (size_t)games, sum = 0;
         for (long i = 0; i < games; i++) sum += c[i];
         qsort(c, (size_t)games, sizeof *c, cmp_double);
-        printf("%-4d %-28s %7.4f [%6.4f, %6.4f] %8.2f %6.0f %6.0f %6.0f\n", k, pol[k].spec, m,
-               m - h > 0 ? m - h : 0, m + h < 1 ? m + h : 1, sum / games, c[games / 10],
-               c[games / 2], c[(games * 9) / 10]);
+        printf("%-4d %-28s %7.4f [%6.4f, %6.4f] %8.2f %6.0f %6.0f %6.0f\n", k, pol[k].spec, m, lo,
+               hi, sum / games, c[games / 10], c[games / 2], c[(games * 9) / 10]);
     }
     printf("mean hours %.2f; %.1f games/s on one core\n", (double)hours / games, games / secs);
     free(chest);
@@ -665,17 +669,17 @@ static int raid_bench(int argc, char **argv) {
             printf("%s", raid_usage);
             return 0;
         } else if (strcmp(a, "--players") == 0) {
-            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 1;
+            if (raid_int(a, v, 3, RAID_MAX_PLAYERS, &players)) return 2;
             i++;
         } else if (strcmp(a, "--seconds") == 0) {
             long x;
-            if (raid_int(a, v, 1, 3600, &x)) return 1;
+            if (raid_int(a, v, 1, 3600, &x)) return 2;
             centis = 100 * x, timed = true, i++;
         } else if (strcmp(a, "--games") == 0) {
-            if (raid_int(a, v, 1, 1000000000L, &fixed)) return 1;
+            if (raid_int(a, v, 1, 1000000000L, &fixed)) return 2;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
-            if (raid_int(a, v, 0, 2147483647, &seed)) return 1;
+            if (raid_int(a, v, 0, 2147483647, &seed)) return 2;
             i++;
         } else if (strcmp(a, "--options") == 0 && v) {
             options = v, i++;
@@ -714,7 +718,7 @@ int cmd_mc_raid(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         printf("%s", raid_usage);
-        return argc < 2 ? 1 : 0;
+        return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "odds") == 0) return raid_odds(argc, argv);
     if (strcmp(argv[1], "buy") == 0) return raid_buy_cmd(argc, argv);

@@ -8,7 +8,7 @@
  * second) and `help`. The plain tournament
  * `hnefi mc raid --games N --policy ...` is served by tools/cmd_mc.c through raid_game.
  * cmd_mc_raid receives argv[0] == "raid"; it prints results on stdout, errors naming the bad
- * argument on stderr, and returns 0 on success, 1 on bad input.
+ * argument on stderr, and returns 0 on success, 2 on bad arguments (1 if memory runs out).
  */
 #ifndef HNEFI_TOOLS_CMD_MC_RAID_H
 #define HNEFI_TOOLS_CMD_MC_RAID_H

@@ -109,7 +109,7 @@ int cmd_analyze(int argc, char **argv) {
                 return 2;
             }
             i++;
-            limits.movetime_ms = (int64_t)(seconds * 1000);
+            limits.movetime_ms = seconds * 1000 >= 1 ? (int64_t)(seconds * 1000) : 1;
         } else if (strcmp(a, "--multipv") == 0) {
             if (!num_option(argc, argv, &i, 1, SEARCH_MAX_MULTIPV, &val)) return 2;
             opt.multipv = (int)val;
@@ -139,7 +139,7 @@ int cmd_analyze(int argc, char **argv) {
                     return 2;
                 }
             } else if (!cli_load_weights(&opt.weights, w, "hnefi: --weights")) {
-                return 2;
+                return 1; /* a file that cannot be used */
             }
         } else if (strcmp(a, "--eval") == 0) {
             if (i + 1 >= argc || !cli_eval_set_kind(&ev, argv[i + 1])) {
@@ -203,6 +203,17 @@ int cmd_analyze(int argc, char **argv) {
             return 2;
         }
     }
+    /* the help offers the limits as alternatives: one of them, not a mix */
+    const char *limit_names[3] = {"--depth", "--time", "--nodes"};
+    bool limit_given[3] = {limits.depth > 0, limits.movetime_ms > 0, limits.nodes > 0};
+    for (int x = 0; x < 3; x++)
+        for (int y = x + 1; y < 3; y++)
+            if (limit_given[x] && limit_given[y]) {
+                fprintf(stderr, "hnefi analyze: %s and %s are alternatives: give one of them\n",
+                        limit_names[x], limit_names[y]);
+                cli_game_free(&g);
+                return 2;
+            }
     if (!limits.depth && !limits.nodes && !limits.movetime_ms) limits.movetime_ms = 10000;
     if (!cli_game_finish(&g)) {
         cli_game_free(&g);
@@ -212,6 +223,15 @@ int cmd_analyze(int argc, char **argv) {
     if (net_path && !cli_eval_load(&ev, net_path, &g.variant, err, sizeof err)) {
         fprintf(stderr, "hnefi: --net: %s\n", err);
         cli_game_free(&g);
+        return 1;
+    }
+    if (cli_eval_missing(&ev, &g.variant)) {
+        fprintf(stderr,
+                "hnefi analyze: --eval nnue: no network for %s; use --net FILE or --eval "
+                "classic\n",
+                g.variant.name);
+        cli_game_free(&g);
+        cli_eval_free(&ev);
         return 2;
     }
     opt.net = cli_eval_net(&ev, &g.variant);
@@ -221,7 +241,7 @@ int cmd_analyze(int argc, char **argv) {
         fprintf(stderr, "hnefi analyze: --book: %s\n", err);
         cli_game_free(&g);
         cli_eval_free(&ev);
-        return 2;
+        return 1;
     }
     if (svg && !cli_check_writable(svg, "hnefi analyze --svg")) { /* before the search, not after */
         cli_game_free(&g);

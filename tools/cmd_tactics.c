@@ -132,7 +132,7 @@ static int tactics_verify_cmd(int argc, char **argv) {
     if (!tactics_args(argc, argv, false, &a)) return a.help ? 0 : 2;
     struct tactics_suite suite;
     char *text;
-    if (!load_suite(a.path, &suite, &text)) return 2;
+    if (!load_suite(a.path, &suite, &text)) return 1; /* a file problem */
     struct solver *sv = solver_new((size_t)a.hash);
     if (!sv) {
         fprintf(stderr, "hnefi tactics: out of memory for the solver's table\n");
@@ -175,7 +175,7 @@ static int tactics_run_cmd(int argc, char **argv) {
     if (!tactics_args(argc, argv, true, &a)) return a.help ? 0 : 2;
     struct tactics_suite suite;
     char *text;
-    if (!load_suite(a.path, &suite, &text)) return 2;
+    if (!load_suite(a.path, &suite, &text)) return 1; /* a file problem */
     struct search *s = search_new((size_t)a.hash);
     struct tactics_run *runs = calloc((size_t)suite.n, sizeof *runs);
     if (!s || !runs) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "search/nnue.h"
+#include "selfplay/datagen.h"
 #include "tools/chart.h"
 #include "tools/cli.h"
 #include "tools/nnue_train.h"
@@ -38,7 +39,7 @@ static const char train_usage[] =
     "  --no-symmetry      do not use the board's 8 symmetries\n"
     "  --max-positions N  read at most N positions\n"
     "  --svg FILE         a picture of the losses per epoch\n"
-    "  --variant/--rules/--rule as for the other commands (the data's variant)\n";
+    "The rules of the data (default: the variant the first --data file names):\n";
 
 /* The options, the data and the epochs seen. */
 struct train_args {
@@ -47,6 +48,7 @@ struct train_args {
     const char *files[TRAIN_FILES];
     int nfiles;
     const char *out, *init, *svg;
+    bool variant_given; /* else the variant the first data file names */
     struct train_epoch epochs[TRAIN_MAX_EPOCHS];
     int nepochs;
 };
@@ -225,10 +227,11 @@ static bool train_check_outputs(const struct train_args *a) {
 static int train_args_read(struct train_args *a, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s", train_usage, cli_game_usage);
+            printf("%s%s", train_usage, cli_rules_usage);
             return 0;
         }
         int r = cli_game_option(&a->g, argc, argv, &i);
+        if (r > 0) a->variant_given = true;
         if (r == 0) r = train_option(a, argc, argv, &i);
         if (r < 0) return 2;
         if (r == 0) {
@@ -244,7 +247,17 @@ static int train_args_read(struct train_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi train: --fen and --moves do not apply to training data\n");
         return 2;
     }
-    if (!cli_game_finish(&a->g) || !train_check_outputs(a)) return 2;
+    if (!a->variant_given) {
+        char err[400];
+        const struct variant *v = datagen_file_variant(a->files[0], err, sizeof err);
+        if (!v) {
+            fprintf(stderr, "hnefi train: %s\n", err);
+            return 1;
+        }
+        a->g.variant = *v;
+    }
+    if (!cli_game_finish(&a->g)) return 2;
+    if (!train_check_outputs(a)) return 1;
     a->cfg.v = &a->g.variant;
     return -1;
 }

@@ -87,7 +87,8 @@ static bool tune_parse_fix(struct tune_args *a, const char *list) {
     return true;
 }
 
-/* Reads one option of hnefi tune; returns 1 if used, 0 if unknown, -1 after an error. */
+/* Reads one option of hnefi tune; returns 1 if used, 0 if unknown, -1 after an error (-2 for a
+ * --weights file that cannot be used). */
 static int tune_option(struct tune_args *a, int argc, char **argv, int *i) {
     static const char *const num_opts[] = {"--skip", "--every", "--limit", "--passes"};
     const char *o = argv[*i];
@@ -100,8 +101,8 @@ static int tune_option(struct tune_args *a, int argc, char **argv, int *i) {
         return -1;
     }
     const char *val = argv[++*i];
-    if (strcmp(o, "--weights") == 0)
-        return cli_load_weights(&a->w, val, "hnefi tune: --weights") ? 1 : -1;
+    if (strcmp(o, "--weights") == 0) /* a file that cannot be used: exit status 1 */
+        return cli_load_weights(&a->w, val, "hnefi tune: --weights") ? 1 : -2;
     if (strcmp(o, "--fix") == 0) return tune_parse_fix(a, val) ? 1 : -1;
     if (strcmp(o, "--out") == 0) {
         a->out_path = val;
@@ -234,7 +235,7 @@ static int tune_args_read(struct tune_args *a, int argc, char **argv) {
             continue;
         }
         r = tune_option(a, argc, argv, &i);
-        if (r < 0) return 2;
+        if (r < 0) return r == -2 ? 1 : 2;
         if (r > 0) continue;
         if (argv[i][0] == '-' || a->nfiles == TUNE_FILES) {
             fprintf(stderr, "hnefi tune: unknown argument '%s' (try --help)\n", argv[i]);

@@ -37,7 +37,7 @@ static const struct command commands[] = {
     {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
     {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
     {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
-    {"mc", cmd_mc, "Monte-Carlo players for Saekonungr, Eketorp and Viking Raid"},
+    {"mc", cmd_mc, "Monte-Carlo players: Saekonungr, Eketorp, Viking Raid, the tafl variants"},
     {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
     {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
     {"solve", cmd_solve, "prove whether the side to move forces a win within N plies"},
@@ -78,6 +78,10 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "hnefi --version: unexpected argument '%s' (it takes none)\n", argv[2]);
+            return 2;
+        }
         version();
         return 0;
     }

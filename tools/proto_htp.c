@@ -8,6 +8,7 @@
  * answer; a line that arrives meanwhile waits for it (except `quit`), so replies keep order.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -588,14 +589,22 @@ int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto
     return 0;
 }
 
+enum { HTP_HOST_MAX = 256 };
+
+/* Tells whether addr has the form HOST:PORT; false after printing why. */
+static bool htp_address_ok(const char *addr) {
+    const char *colon = strrchr(addr, ':');
+    if (!colon || colon == addr || colon - addr >= HTP_HOST_MAX || !colon[1]) {
+        fprintf(stderr, "hnefi htp: --connect '%s': expected HOST:PORT\n", addr);
+        return false;
+    }
+    return true;
+}
+
 /* Connects to host:port (the light server); returns the socket or -1 after a message. */
 static int htp_connect(const char *addr) {
-    char host[256];
+    char host[HTP_HOST_MAX];
     const char *colon = strrchr(addr, ':');
-    if (!colon || colon == addr || (size_t)(colon - addr) >= sizeof host || !colon[1]) {
-        fprintf(stderr, "hnefi htp: --connect '%s': expected HOST:PORT\n", addr);
-        return -1;
-    }
     snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
     int rc = getaddrinfo(host, colon + 1, &hints, &res);
@@ -603,16 +612,18 @@ static int htp_connect(const char *addr) {
         fprintf(stderr, "hnefi htp: --connect '%s': %s\n", addr, gai_strerror(rc));
         return -1;
     }
-    int fd = -1;
+    int fd = -1, why = 0;
     for (ai = res; ai && fd < 0; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-            close(fd);
+        if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+            why = errno; /* the last address's reason is the one told */
+            if (fd >= 0) close(fd);
             fd = -1;
         }
     }
     freeaddrinfo(res);
-    if (fd < 0) fprintf(stderr, "hnefi htp: --connect '%s': cannot connect\n", addr);
+    if (fd < 0)
+        fprintf(stderr, "hnefi htp: --connect '%s': cannot connect: %s\n", addr, strerror(why));
     return fd;
 }
 
@@ -628,6 +639,7 @@ static int htp_extra(int argc, char **argv, int *i, struct proto_config *cfg) {
             return -1;
         }
         cfg->connect = argv[++*i];
+        if (!htp_address_ok(cfg->connect)) return -1; /* a bad argument; an unreachable host: 1 */
         cfg->server = true;
     } else {
         return 0;

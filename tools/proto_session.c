@@ -500,11 +500,15 @@ const struct book *proto_session_book(struct proto_session *s) {
     return book_fits(&s->bk.book, &s->variant, err, sizeof err) ? &s->bk.book : NULL;
 }
 
-/* Reads the book asked for now and checks it fits the rules in play; false with why. */
-static bool book_check(struct proto_session *s, char *err, size_t errlen) {
+/*
+ * Reads the book asked for now and checks it fits the rules in play; false with why, and
+ * *unreadable set when the book cannot be read at all (rather than not fitting the rules).
+ */
+static bool book_check(struct proto_session *s, char *err, size_t errlen, bool *unreadable) {
     char why[600];
-    if (!book_resolve(s, true, why, sizeof why)) {
-        snprintf(err, errlen, "%s; playing without a book", why);
+    *unreadable = !book_resolve(s, true, why, sizeof why);
+    if (*unreadable) {
+        snprintf(err, errlen, "%s", why);
         return false;
     }
     if (!book_fits(&s->bk.book, &s->variant, why, sizeof why)) {
@@ -515,22 +519,40 @@ static bool book_check(struct proto_session *s, char *err, size_t errlen) {
     return true;
 }
 
-/* Asks for the book name (a file, or "default") and turns the book on; reads it now. */
-bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen) {
+/* Returns ok; a book that cannot be read adds to err that play goes on without one. */
+static bool without_book(bool ok, bool unreadable, char *err, size_t errlen) {
+    size_t n = strlen(err);
+    if (!ok && unreadable && n < errlen) snprintf(err + n, errlen - n, "; playing without a book");
+    return ok;
+}
+
+/* Asks for the book name and turns the book on; reads it now (book_check's results). */
+static bool book_ask(struct proto_session *s, const char *name, char *err, size_t errlen,
+                     bool *unreadable) {
     if (s->caps.no_files && strcmp(name, "default") != 0) {
-        snprintf(err, errlen, "book files are off in this session; playing without a book");
+        snprintf(err, errlen, "book files are off in this session");
         s->bk.own = 0;
+        *unreadable = true;
         return false;
     }
     snprintf(s->bk.name, sizeof s->bk.name, "%s", name);
     s->bk.own = 1;
-    return book_check(s, err, errlen);
+    return book_check(s, err, errlen, unreadable);
+}
+
+/* Asks for the book name (a file, or "default") and turns the book on; reads it now. */
+bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen) {
+    bool unreadable = false, ok = book_ask(s, name, err, errlen, &unreadable);
+    return without_book(ok, unreadable, err, errlen);
 }
 
 /* Turns the book on (own 1), off (0) or back to the default switch (-1). */
 bool proto_session_own_book(struct proto_session *s, int own, char *err, size_t errlen) {
+    bool unreadable = false;
     s->bk.own = own;
-    return own != 1 || book_check(s, err, errlen);
+    if (own != 1) return true;
+    bool ok = book_check(s, err, errlen, &unreadable);
+    return without_book(ok, unreadable, err, errlen);
 }
 
 /* Plays from the book if it holds a move for the current game (see proto_session.h). */
@@ -622,6 +644,10 @@ int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg,
         return 1;
     }
     if (strcmp(a, "--no-book") == 0) {
+        if (cfg->book_own == 1) {
+            fprintf(stderr, "hnefi: --book and --no-book are alternatives: give one of them\n");
+            return -1;
+        }
         cfg->book_own = 0;
         cfg->book = NULL;
         return 1;
@@ -637,6 +663,10 @@ int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg,
         if (strcmp(a, "--book") == 0) {
             if (!*v) {
                 fprintf(stderr, "hnefi: --book needs a file name (or default)\n");
+                return -1;
+            }
+            if (cfg->book_own == 0) {
+                fprintf(stderr, "hnefi: --book and --no-book are alternatives: give one of them\n");
                 return -1;
             }
             cfg->book = v;
@@ -673,12 +703,23 @@ int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg,
         }
         long v;
         if (!cli_parse_int(argv[*i + 1], opts[k].lo, opts[k].hi, opts[k].name, &v)) return -1;
+        /* how long to think: --movetime, --depth or --nodes, one of them */
+        bool given[3] = {cfg->movetime_given, cfg->depth > 0, cfg->nodes > 0};
+        for (int o = 3; k >= 3 && o < 6; o++)
+            if (o != k && given[o - 3]) {
+                fprintf(stderr, "hnefi: %s and %s are alternatives: give one of them\n",
+                        opts[o].name, opts[k].name);
+                return -1;
+            }
         ++*i;
         switch (k) {
         case 0: cfg->hash_mib = v; break;
         case 1: cfg->threads = (int)v; break;
         case 2: cfg->move_overhead_ms = (int)v; break;
-        case 3: cfg->movetime_ms = v; break;
+        case 3:
+            cfg->movetime_ms = v;
+            cfg->movetime_given = true;
+            break;
         case 4: cfg->depth = (int)v; break;
         default: cfg->nodes = (uint64_t)v; break;
         }
@@ -747,22 +788,24 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     s->opt.move_overhead_ms = cfg->move_overhead_ms;
     char err[700];
     if (cfg->eval) cli_eval_set_kind(&s->eval, cfg->eval);
-    if (cfg->net && !proto_session_set_net(s, cfg->net, err, sizeof err)) {
-        fprintf(stderr, "hnefi: --net: %s\n", err);
-        proto_session_free(s);
-        free(s);
-        free(r);
-        free(line);
-        return 2;
-    }
+    bool net_ok = !cfg->net || proto_session_set_net(s, cfg->net, err, sizeof err);
+    bool book_ok = true, unreadable = false;
     s->bk.play.max_ply = cfg->book_depth;
     s->bk.play.variety = cfg->book_variety;
     proto_session_book_seed(s, cfg->book_seed);
     s->bk.own = cfg->book_own;
-    if (cfg->book) {
-        if (!proto_session_set_book(s, cfg->book, err, sizeof err))
-            snprintf(s->startup_note, sizeof s->startup_note, "--book: %.580s", err);
+    if (net_ok && cfg->book) book_ok = book_ask(s, cfg->book, err, sizeof err, &unreadable);
+    /* a network or a book the command line names must be readable: refused at the start (a
+       book that only does not fit the rules yet waits for them: the host may send others) */
+    if (!net_ok || unreadable) {
+        fprintf(stderr, "hnefi: %s: %s\n", net_ok ? "--book" : "--net", err);
+        proto_session_free(s);
+        free(s);
+        free(r);
+        free(line);
+        return 1;
     }
+    if (!book_ok) snprintf(s->startup_note, sizeof s->startup_note, "--book: %.580s", err);
     proto_reader_init(r, in_fd);
     int rc = 0;
     if (!detect) {

@@ -261,6 +261,7 @@ struct proto_config {
     int threads;
     int move_overhead_ms; /* kept off a clock's time for each move (not off a fixed move time) */
     int64_t movetime_ms;  /* per move when the host gives no clock */
+    bool movetime_given;  /* --movetime was given (it and --depth, --nodes are alternatives) */
     int depth;            /* fixed depth instead, if > 0 */
     uint64_t nodes;       /* fixed nodes instead, if > 0 */
     bool server;          /* HTP: the light server's bare lines */
@@ -291,7 +292,8 @@ void proto_config_default(struct proto_config *cfg);
  * and the book's: --book, --no-book, --book-depth, --book-variety, --book-seed) at argv[*i], and
  * with thinking also the ones that set how long a move is thought about when the host does not
  * say (--movetime, --depth, --nodes: otep and htp); returns 1 if consumed, 0 if not one of them,
- * -1 after an error message.
+ * -1 after an error message (also for alternatives given together: --book and --no-book, two of
+ * --movetime, --depth and --nodes).
  */
 int proto_common_option(int argc, char **argv, int *i, struct proto_config *cfg, bool thinking);
 

@@ -439,8 +439,8 @@ int tactics_mine(int argc, char **argv) {
         goto done;
     }
     double t0 = mine_now();
-    if (!mine_read(m)) {
-        status = 2;
+    if (!mine_read(m)) { /* a record file that cannot be used */
+        status = 1;
         goto done;
     }
     fprintf(stderr, "%ld games, %ld ended by a rule; %zu candidate positions\n", m->games,

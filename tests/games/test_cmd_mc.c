@@ -25,12 +25,15 @@ static int run(const char *first, ...) {
     return capture_call(cmd_mc, argc, argv, out, sizeof out, errtext, sizeof errtext);
 }
 
-/* Checks a run fails and its message contains `word`. */
-#define CHECK_FAILS(word, ...)                                                                     \
+/* Checks a run fails with exit status `status` and its message contains `word`. */
+#define CHECK_FAILS_WITH(status, word, ...)                                                        \
     do {                                                                                           \
-        CHECK(run(__VA_ARGS__, NULL) != 0);                                                        \
+        CHECK_EQ_INT(run(__VA_ARGS__, NULL), status);                                              \
         if (!CHECK(strstr(errtext, word) != NULL)) fprintf(stderr, "    stderr: %s\n", errtext);   \
     } while (0)
+
+/* Checks a run is refused as bad arguments (exit status 2, docs/hnefi.1) naming `word`. */
+#define CHECK_FAILS(word, ...) CHECK_FAILS_WITH(2, word, __VA_ARGS__)
 
 /* Bad arguments, specs, options and STATEs fail with a message naming them. */
 static void test_errors(void) {
@@ -39,7 +42,10 @@ static void test_errors(void) {
     CHECK(run("list", NULL) == 0 && strstr(out, "eketorp") != NULL);
     CHECK_FAILS("chess", "chess");
     CHECK_FAILS("--games", "saek", "--games", "abc");
-    CHECK_FAILS("--games", "saek", "--games", "0");
+    CHECK_FAILS("--games: '0' is not a whole number, 1 or more", "saek", "--games", "0");
+    CHECK(strstr(errtext, "1000000000") == NULL); /* an internal cap, not worth naming */
+    CHECK_FAILS("--seed: '99999999999999999999' is not a whole number of at most", "saek", "--seed",
+                "99999999999999999999");
     CHECK_FAILS("--games", "saek", "--games");
     CHECK_FAILS("--threads", "saek", "--threads", "-2");
     CHECK_FAILS("--seed", "saek", "--seed", "12x");
@@ -56,7 +62,10 @@ static void test_errors(void) {
     CHECK_FAILS("--seconds", "saek", "bench", "--seconds", "-1");
     CHECK_FAILS("not both", "saek", "bench", "--seconds", "1", "--games", "5");
     CHECK_FAILS("--data", "saek", "--data", "x.txt");
-    CHECK_FAILS("no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
+    CHECK_FAILS_WITH(1, "no-such-file", "eketorp", "--data", "/no-such-file.txt", "--games", "1");
+    CHECK_EQ_INT(run(NULL), 2); /* bare `hnefi mc`: the usage, as bad arguments */
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_FAILS("unknown subcommand 'frob'", "saek", "frob");
     /* malformed STATEs */
     CHECK_FAILS("'99'", "saek", "--advise", "coins=9,4 ships=99");
     CHECK_FAILS("coins", "saek", "--advise", "ships=3");
@@ -86,7 +95,15 @@ static void test_help(void) {
     CHECK(run("--help", NULL) == 0 &&
           strstr(out, "saek (or saekonungr), eketorp, raid (or "
                       "viking-raid)") &&
-          strstr(out, "hnefi mc raid odds|buy|play|bench"));
+          strstr(out, "hnefi mc raid odds|buy|play|bench") &&
+          strstr(out, "and the tafl variants\n       copenhagen, fetlar, tablut, linnaeus, "
+                      "brandubh"));
+    /* every game the help names is one hnefi mc plays */
+    static const char *const named[] = {"saek",        "saekonungr", "eketorp", "raid",
+                                        "viking-raid", "copenhagen", "fetlar",  "tablut",
+                                        "linnaeus",    "brandubh"};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (!CHECK(run(named[k], "--help", NULL) == 0)) fprintf(stderr, "    %s\n", named[k]);
     CHECK(run("raid", "--help", NULL) == 0 && strstr(out, "hnefi mc raid odds") &&
           strstr(out, "--format") && strstr(out, "season="));
     CHECK(run("viking-raid", "bench", "--help", NULL) == 0 && strstr(out, "raid bench"));
@@ -100,6 +117,15 @@ static void test_runs(void) {
     CHECK_EQ_INT(
         run("saek", "--games", "40", "--quiet", "--policy", "heur", "--policy", "random", NULL), 0);
     CHECK(strstr(out, "heur") && strstr(out, "95% interval") && strstr(out, "length"));
+    /* no wins in 2 games: Wilson's interval [0, 0.6576], not the zero-wide [0, 0] */
+    CHECK_EQ_INT(run("saek", "compare", "--policy", "random", "--coins", "3", "--games", "2",
+                     "--quiet", NULL),
+                 0);
+    CHECK(strstr(out, "win 0.0000 [0.0000, 0.6576] over 2 games") != NULL);
+    CHECK_EQ_INT(run("raid", "--games", "4", "--quiet", "--format", "csv", NULL), 0);
+    CHECK(strstr(out, "slot,1,random,4,0.000000,0.000000,0.489891,") != NULL);
+    CHECK_EQ_INT(run("raid", "--games", "4", "--quiet", "--format", "json", NULL), 0);
+    CHECK(strstr(out, "\"win\": 0.000000, \"win_lo\": 0.000000, \"win_hi\": 0.489891") != NULL);
     CHECK_EQ_INT(
         run("saek", "--games", "40", "--quiet", "--format", "json", "--threads", "1", NULL), 0);
     static char json1[sizeof out];

@@ -48,6 +48,11 @@ static void test_odds(void) {
                      "--berserk", "sum", "--mc", "20000", "--seed", "3", NULL),
                  0);
     CHECK(strstr(out_text, "Monte-Carlo check") != NULL);
+    /* ten fights: each interval (Wilson's) stays within [0, 1] and is not zero wide */
+    CHECK_EQ_INT(
+        run("raid", "odds", "--attacker", "sword", "--defender", "sword", "--mc", "10", NULL), 0);
+    CHECK(strstr(out_text, "attacker kills             0.200000  [0.056682, 0.509838]"));
+    CHECK(strstr(out_text, "[-") == NULL && strstr(out_text, ", 0.000000]") == NULL);
     CHECK_EQ_INT(run("raid", "odds", "--fire", "bow", "--defender", "shield,helmet,sword",
                      "--standing", "--range", "12", NULL),
                  0);
@@ -74,11 +79,14 @@ static void test_buy_play(void) {
                      "--players", "3", NULL),
                  0);
     CHECK(strstr(out_text, "heur") != NULL && strstr(out_text, "95% interval") != NULL);
+    /* a slot that won nothing in 4 games: [0, 0.4899], not [0, 0] */
+    CHECK_EQ_INT(run("raid", "play", "--games", "4", "--quiet", NULL), 0);
+    CHECK(strstr(out_text, "0.0000 [0.0000, 0.4899]") && !strstr(out_text, "[0.0000, 0.0000]"));
     CHECK_EQ_INT(run("raid", "help", NULL), 0);
     CHECK_EQ_INT(run("raid", "odds", "--help", NULL), 0);
 }
 
-/* Bad input: non-zero status and a message that names the culprit. */
+/* Bad input: exit status 2 and a message that names the culprit. */
 static void test_errors(void) {
     static const struct {
         const char *words[12];
@@ -124,8 +132,8 @@ static void test_errors(void) {
         const char *const *w = cases[i].words;
         int rc = run(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], NULL);
         int named = strstr(err_text, cases[i].says) != NULL;
-        if (rc == 0 || !named) fprintf(stderr, "case %zu: rc %d, stderr: %s", i, rc, err_text);
-        CHECK(rc != 0);
+        if (rc != 2 || !named) fprintf(stderr, "case %zu: rc %d, stderr: %s", i, rc, err_text);
+        CHECK_EQ_INT(rc, 2); /* bad arguments (docs/hnefi.1) */
         CHECK(named);
     }
 }
