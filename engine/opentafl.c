@@ -207,6 +207,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     memset(&r, 0, sizeof r);
     snprintf(r.name, sizeof r.name, "opentafl");
     r.escape = ESCAPE_CORNER;
+    r.centre = true;
     r.corners = true;
     r.throne_stop = THRONE_KING;
     r.throne_pass = THRONE_ALL;
@@ -403,12 +404,13 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                         "", "");
     }
     if (!r.corners) r.hostile_corner = 0;
-    if (have_cen && cen_list == 0)
-        return fail(err, errlen,
-                    "rules token 'cen:': unsupported for now: a board with no centre square (an "
-                    "empty cen: list)%s%s",
-                    "", "");
-    if (have_cen && cen_list != bb_sq((n / 2) * n + n / 2))
+    if (have_cen && cen_list == 0) {
+        /* no centre square: the middle square is ordinary, passed, held and hostile to nobody */
+        r.centre = false;
+        r.throne_stop = THRONE_KING;
+        r.throne_pass = THRONE_ALL;
+        r.hostile_throne_empty = r.hostile_throne_king = 0;
+    } else if (have_cen && cen_list != bb_sq((n / 2) * n + n / 2))
         return fail(err, errlen,
                     "rules token 'cen': unsupported: a centre other than the middle "
                     "square%s%s",
@@ -456,21 +458,22 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
                                                             : 's';
     if (ks != 's') o += sprintf(o, " ks:%c", ks);
     if (!v->corners) o += sprintf(o, " cor:");
+    if (!v->centre) o += sprintf(o, " cen:");
     if (v->corners && v->hostile_corner != (KIND_A | KIND_D | KIND_K)) {
         kinds_text(v->hostile_corner, kinds);
         o += sprintf(o, " corh:%s", kinds);
     }
-    if (v->hostile_throne_king != KIND_A) {
+    if (v->centre && v->hostile_throne_king != KIND_A) {
         kinds_text(v->hostile_throne_king, kinds);
         o += sprintf(o, " cenh:%s", kinds);
     }
-    if (v->hostile_throne_empty != (KIND_A | KIND_D | KIND_K)) {
+    if (v->centre && v->hostile_throne_empty != (KIND_A | KIND_D | KIND_K)) {
         kinds_text(v->hostile_throne_empty, kinds);
         o += sprintf(o, " cenhe:%s", kinds);
     }
-    if (v->throne_pass == THRONE_KING) o += sprintf(o, " cenp:K");
-    if (v->throne_pass == THRONE_NOBODY) o += sprintf(o, " cenp:");
-    if (v->throne_stop == THRONE_NOBODY) o += sprintf(o, " cens:");
+    if (v->centre && v->throne_pass == THRONE_KING) o += sprintf(o, " cenp:K");
+    if (v->centre && v->throne_pass == THRONE_NOBODY) o += sprintf(o, " cenp:");
+    if (v->centre && v->throne_stop == THRONE_NOBODY) o += sprintf(o, " cens:");
     if (v->shieldwall) o += sprintf(o, " sw:%c", v->sw_corner ? 's' : 'w');
     if (v->shieldwall && !v->sw_flank_only) o += sprintf(o, " swf:n");
     if (v->exit_fort) o += sprintf(o, " efe:y");

@@ -46,6 +46,7 @@ static struct builtin builtins[] = {
      .v = {.name = "copenhagen",
            .size = 11,
            .escape = ESCAPE_CORNER,
+           .centre = true,
            .corners = true,
            .throne_stop = THRONE_KING,
            .throne_pass = THRONE_ALL,
@@ -68,6 +69,7 @@ static struct builtin builtins[] = {
      .v = {.name = "fetlar",
            .size = 11,
            .escape = ESCAPE_CORNER,
+           .centre = true,
            .corners = true,
            .throne_stop = THRONE_KING,
            .throne_pass = THRONE_ALL,
@@ -83,6 +85,7 @@ static struct builtin builtins[] = {
      .v = {.name = "tablut",
            .size = 9,
            .escape = ESCAPE_CORNER,
+           .centre = true,
            .corners = true,
            .throne_stop = THRONE_KING,
            .throne_pass = THRONE_ALL,
@@ -99,6 +102,7 @@ static struct builtin builtins[] = {
      .v = {.name = "linnaeus",
            .size = 9,
            .escape = ESCAPE_EDGE,
+           .centre = true,
            .corners = false,
            .throne_stop = THRONE_NOBODY,
            .throne_pass = THRONE_ALL,
@@ -115,6 +119,7 @@ static struct builtin builtins[] = {
      .v = {.name = "brandubh",
            .size = 7,
            .escape = ESCAPE_CORNER,
+           .centre = true,
            .corners = true,
            .throne_stop = THRONE_KING,
            .throne_pass = THRONE_ALL,
@@ -176,8 +181,8 @@ const struct variant *variant_by_name(const char *name) {
 void variant_finish(struct variant *v) {
     int n = v->size;
     bb_geom_init(&v->g, n);
-    v->throne_sq = (n / 2) * n + n / 2;
-    v->throne = bb_sq(v->throne_sq);
+    v->throne_sq = v->centre ? (n / 2) * n + n / 2 : -1;
+    v->throne = v->centre ? bb_sq(v->throne_sq) : 0;
     v->corner_mask = 0;
     if (v->corners)
         v->corner_mask = bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);

@@ -52,6 +52,7 @@ struct variant {
 
     /* rule options (rules.md §3) */
     enum escape_rule escape;
+    bool centre; /* the middle square is a throne (false: an ordinary square, as in Sea Battle) */
     bool corners;
     enum throne_who throne_stop; /* THRONE_KING or THRONE_NOBODY */
     enum throne_who throne_pass;
@@ -71,7 +72,7 @@ struct variant {
 
     /* derived data (variant_finish) */
     struct bb_geom g;
-    int throne_sq;
+    int throne_sq; /* -1 without a centre */
     bb_t throne, corner_mask, escape_mask;
     bb_t men_forbidden, king_forbidden;
     bb_t men_block, king_block; /* squares that stop a slide even when empty */

@@ -30,6 +30,7 @@ struct option_desc {
 #define OFF(f) offsetof(struct variant, f)
 static const struct option_desc option_table[] = {
     {"escape", OPT_ENUM, OFF(escape), {"corner", "edge"}},
+    {"centre", OPT_BOOL, OFF(centre), {0}},
     {"corners", OPT_BOOL, OFF(corners), {0}},
     {"throne_stop", OPT_ENUM, OFF(throne_stop), {"all", "king", "nobody"}},
     {"throne_pass", OPT_ENUM, OFF(throne_pass), {"all", "king", "nobody"}},

@@ -1,3 +1,3 @@
 # The mailbox reference rules run against the bitboard engine on random games (rules.md §2-5).
 hnefi_test(test_reference ${CMAKE_CURRENT_SOURCE_DIR}/test_reference.c
-           ${CMAKE_CURRENT_SOURCE_DIR}/reference_mailbox.c)
+           ${CMAKE_CURRENT_SOURCE_DIR}/reference_mailbox.c ${CMAKE_CURRENT_SOURCE_DIR}/data_file.c)

@@ -16,9 +16,9 @@ static int ref_step(const struct ref_board *b, int sq, int dir) {
     return r * b->n + f;
 }
 
-/* Tells whether sq is the throne (the centre square). */
+/* Tells whether sq is the throne (the centre square, where the variant has one). */
 static bool ref_is_throne(const struct ref_board *b, int sq) {
-    return sq == (b->n / 2) * b->n + b->n / 2;
+    return b->v->centre && sq == (b->n / 2) * b->n + b->n / 2;
 }
 
 /* Tells whether sq is one of the four corner squares, whether or not they are special. */

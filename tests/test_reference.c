@@ -1,6 +1,7 @@
 /*
  * Cross-checks the bitboard rules engine against the naive mailbox reference of
- * reference_mailbox.c on random games of every built-in variant.
+ * reference_mailbox.c on random games of every built-in variant and of the OpenTafl variants whose
+ * rules go beyond them (loaded from the rules strings the OpenTafl host sends).
  *
  * At every position of every game both implementations list the legal moves; then every legal
  * move is played by both, and the captured squares, the resulting placement, the side to move,
@@ -11,14 +12,19 @@
  * in, forts) so that the rare rules fire; the test counts and prints how often each rule fired.
  * Set HNEFI_QUICK for a reduced run (sanitizer builds).
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "bench/perft.h"
 #include "check.h"
+#include "data_file.h"
 #include "engine/bitboard.h"
 #include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/position.h"
 #include "engine/tafl.h"
 #include "engine/variant.h"
@@ -693,22 +699,80 @@ static void ref_test_examples(void) {
     }
 }
 
+/* Reads OpenTafl variant number `number` of tests/data/opentafl-variants.tsv (the rules strings
+   the host sends) into v; false if it is missing or does not load. */
+static bool ref_load_opentafl(int number, struct variant *v) {
+    size_t len;
+    char *text = data_file_read("opentafl-variants.tsv", &len);
+    bool ok = false;
+    for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l && !ok;
+         l = strtok_r(NULL, "\n", &save)) {
+        char *rules = strchr(l, '\t'), err[200];
+        if (l[0] == '#' || !rules || atoi(l) != number) continue;
+        ok = opentafl_read_rules(v, rules + 1, err, sizeof err);
+        if (!ok) fprintf(stderr, "    OpenTafl variant %d: %s\n", number, err);
+    }
+    free(text);
+    return ok;
+}
+
+/* Counts the positions d plies from b by the reference's own moves (a position whose game ended
+   has no children), as perft counts them. */
+static uint64_t ref_perft(const struct ref_board *b, int d) {
+    move_t moves[REF_MAX_MOVES];
+    int n = ref_gen_moves(b, moves);
+    if (d == 1) return (uint64_t)n;
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        struct ref_board child;
+        struct ref_move_info info;
+        ref_make(b, &child, moves[i], &info);
+        if (info.result == RESULT_NONE) sum += ref_perft(&child, d - 1);
+    }
+    return sum;
+}
+
+/* Checks the engine's perft of v's start position against the reference's, depths 1..depth, and
+   prints the table (docs/rules.md publishes it for the variants no one else has counted). */
+static void ref_perft_table(const struct variant *v, int depth) {
+    struct position p;
+    struct ref_board b;
+    char start[FEN_MAX];
+    pos_init_start(&p, v);
+    fen_write_start(v, start);
+    if (!CHECK(ref_from_fen(&b, v, start))) return;
+    printf("%-10s perft", v->name);
+    for (int d = 1; d <= depth; d++) {
+        uint64_t engine = perft(&p, d), reference = ref_perft(&b, d);
+        CHECK_EQ_U64(engine, reference);
+        printf(" d%d %llu", d, (unsigned long long)engine);
+    }
+    printf("\n");
+}
+
 int main(void) {
     bool quick = getenv("HNEFI_QUICK") != NULL;
     long target = quick ? 5000 : 100000;
+    /* the built-in variants, then OpenTafl's variants that need rules beyond them (by number) */
     const char *names[] = {"copenhagen", "fetlar", "tablut", "linnaeus", "brandubh"};
+    static const int opentafl[] = {1, 7}; /* Sea Battle 9, Tawlbwrdd: no centre square */
+    enum { NBUILTIN = 5, NOPENTAFL = sizeof opentafl / sizeof opentafl[0] };
     struct timespec t0, t1;
     timespec_get(&t0, TIME_UTC);
 
     ref_test_variant_table();
     ref_test_examples();
 
-    for (int vi = 0; vi < 5; vi++) {
-        const struct variant *base = variant_by_name(names[vi]);
-        if (!CHECK(base != NULL)) continue;
+    for (int vi = 0; vi < NBUILTIN + NOPENTAFL; vi++) {
         /* Repetition off: the board rules and §4.9 are compared, not the history rules. */
         static struct variant v;
-        v = *base;
+        if (vi < NBUILTIN) {
+            const struct variant *base = variant_by_name(names[vi]);
+            if (!CHECK(base != NULL)) continue;
+            v = *base;
+        } else if (!CHECK(ref_load_opentafl(opentafl[vi - NBUILTIN], &v))) {
+            continue;
+        }
         v.repetition = REP_NONE;
         variant_finish(&v);
         struct tafl_game *t = tafl_new(&v);
@@ -720,6 +784,7 @@ int main(void) {
             ref_play_game(&st, &v, t, &rng, (int)(g % STYLE_NB),
                           (g / STYLE_NB) % 4 == 3 || (g % STYLE_NB == STYLE_SMOTHER && g % 2));
         tafl_free(t);
+        if (vi >= NBUILTIN) ref_perft_table(&v, quick ? 2 : 4);
 
         printf("%-10s %ld positions (%ld from the start position, the rest from thinned starts), "
                "%ld moves compared, %ld games (%ld thinned), %ld mismatches\n",

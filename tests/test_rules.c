@@ -12,6 +12,7 @@
 #include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/rules.h"
 #include "engine/tafl.h"
 #include "engine/threats.h"
@@ -494,6 +495,32 @@ static void linnaeus_rules(void) {
     CHECK(play(&p, "e2e3", &q) == S9("e4"));
 }
 
+/*
+ * No centre square (OpenTafl's `cen:` with an empty list, Sea Battle and Tawlbwrdd): the middle
+ * square is ordinary. Men pass it and stop on it, nothing there is hostile, and the king (captured
+ * on four sides in Sea Battle) is taken on it only by four attackers; beside it, three do not.
+ */
+static void no_centre_square(void) {
+    struct variant v;
+    char err[200];
+    CHECK(opentafl_read_rules(&v,
+                              "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: "
+                              "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+                              err, sizeof err));
+    CHECK(!v.centre && v.throne == 0 && v.throne_sq == -1);
+    struct position p = setup(&v, "e6 d5 f5 e2", "", "e5", 'a'), q;
+    play(&p, "e2e4", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    p = setup(&v, "d6 c5 d2", "", "d5", 'a'); /* beside the empty middle square: not hostile */
+    play(&p, "d2d4", &q);
+    CHECK(q.result == RESULT_NONE);
+    p = setup(&v, "e2", "c7", "h8", 'a');
+    CHECK(legal(&p, "e2e5")); /* a man stops on the middle square ... */
+    CHECK(legal(&p, "e2e8")); /* ... and crosses it */
+    p = setup(&v, "c6", "d5", "h8", 'a');
+    CHECK(play(&p, "c6c5", &q) == 0); /* no man is taken against the empty middle square */
+}
+
 /* Returns v with one option changed (or v itself when value is NULL). */
 static struct variant with_option(const struct variant *v, const char *key, const char *value) {
     struct variant r = *v;
@@ -644,5 +671,6 @@ int main(void) {
     copenhagen_encirclement();
     linnaeus_rules();
     loaded_king_between_enemies();
+    no_centre_square();
     return check_done();
 }
