@@ -1,21 +1,30 @@
 /* Move generation: per-piece slides for listing, occluded fills for counting. */
 #include "engine/movegen.h"
 
-/* Returns the squares the piece on sq may move to, given its block and forbidden masks. */
-static inline bb_t slide_targets(const struct bb_geom *g, int sq, bb_t empty, bb_t block,
-                                 bb_t forbidden) {
-    return bb_slides(g, sq, empty & ~block) & empty & ~forbidden;
+/* Returns the king's targets where fortress squares or his speed limit apply. */
+bb_t movegen_king_targets_special(const struct position *p) {
+    const struct variant *v = p->v;
+    bb_t empty = v->g.board & ~pos_occupied(p);
+    bb_t pro = empty & ~v->king_block, land = empty & ~v->king_forbidden;
+    if (bb_has(v->forts, p->king_sq)) {
+        pro = movegen_unfort(v, pro, empty);
+        land = movegen_unfort(v, land, empty);
+    }
+    return movegen_king_limit(v, p->king_sq, bb_slides(&v->g, p->king_sq, pro) & land);
 }
 
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
 bb_t movegen_targets(const struct position *p, int sq) {
     const struct variant *v = p->v;
+    if (bb_has(p->king, sq)) return movegen_king_targets(p);
+    if (!bb_has(p->att | p->def, sq)) return 0;
     bb_t empty = v->g.board & ~pos_occupied(p);
-    if (bb_has(p->king, sq))
-        return slide_targets(&v->g, sq, empty, v->king_block, v->king_forbidden);
-    if (bb_has(p->att | p->def, sq))
-        return slide_targets(&v->g, sq, empty, v->men_block, v->men_forbidden);
-    return 0;
+    bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
+    if (bb_has(v->forts, sq)) {
+        pro = movegen_unfort(v, pro, empty);
+        land = movegen_unfort(v, land, empty);
+    }
+    return bb_slides(&v->g, sq, pro) & land;
 }
 
 /* Appends the moves from `from` to each square of t, in ascending order of the target. */
@@ -26,6 +35,16 @@ static inline int emit(move_t *out, int n, int from, bb_t t) {
     return n;
 }
 
+/* Lists the moves of the men of `men` through pro, landing on land; returns the new count. */
+static inline int emit_men(const struct bb_geom *g, move_t *out, int n, bb_t men, bb_t pro,
+                           bb_t land) {
+    while (men) {
+        int from = bb_pop(&men);
+        n = emit(out, n, from, bb_slides(g, from, pro) & land);
+    }
+    return n;
+}
+
 /* Writes the moves of the side to move into out (room for MAX_MOVES); returns their number. */
 int movegen_list(const struct position *p, move_t *out) {
     const struct variant *v = p->v;
@@ -33,15 +52,13 @@ int movegen_list(const struct position *p, move_t *out) {
     bb_t empty = g->board & ~pos_occupied(p);
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     int n = 0;
-    if (p->side == SIDE_DEFENDERS)
-        n = emit(out, n, p->king_sq,
-                 slide_targets(g, p->king_sq, empty, v->king_block, v->king_forbidden));
+    if (p->side == SIDE_DEFENDERS) n = emit(out, n, p->king_sq, movegen_king_targets(p));
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
-    while (men) {
-        int from = bb_pop(&men);
-        n = emit(out, n, from, bb_slides(g, from, pro) & land);
-    }
-    return n;
+    if (!v->special_moves) return emit_men(g, out, n, men, pro, land);
+    /* men on fortress squares, listed last */
+    n = emit_men(g, out, n, men & ~v->forts, pro, land);
+    return emit_men(g, out, n, men & v->forts, movegen_unfort(v, pro, empty),
+                    movegen_unfort(v, land, empty));
 }
 
 /* Counts the slides of all pieces in gen through pro, landing on land, for an n x n board. */
@@ -77,9 +94,24 @@ bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
     return BB_BY_SIZE(g->size, slide_set_n(g, gen, pro, land, n));
 }
 
+/* Counts the moves of side s where fortress squares or the king's speed apply: men on forts and
+   the king counted apart (kept out of line, so the common path stays as it was). */
+static __attribute__((noinline)) int count_side_special(const struct position *p, int s) {
+    const struct variant *v = p->v;
+    bb_t empty = v->g.board & ~pos_occupied(p);
+    bb_t men = s == SIDE_ATTACKERS ? p->att : p->def;
+    bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
+    int c = count_slides(&v->g, men & ~v->forts, pro, land) +
+            count_slides(&v->g, men & v->forts, movegen_unfort(v, pro, empty),
+                         movegen_unfort(v, land, empty));
+    if (s == SIDE_DEFENDERS) c += bb_popcount(movegen_king_targets(p));
+    return c;
+}
+
 /* Counts the moves of side s (whoever is to move). */
 int movegen_count_side(const struct position *p, int s) {
     const struct variant *v = p->v;
+    if (v->special_moves) return count_side_special(p, s);
     bb_t empty = v->g.board & ~pos_occupied(p);
     bb_t men = s == SIDE_ATTACKERS ? p->att : p->def;
     int c = count_slides(&v->g, men, empty & ~v->men_block, empty & ~v->men_forbidden);
@@ -105,6 +137,13 @@ bool movegen_is_legal(const struct position *p, move_t m) {
     bool king = from == p->king_sq;
     bb_t block = king ? v->king_block : v->men_block;
     bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+    if (v->special_moves) {
+        if (king && v->king_speed && !bb_has(v->king_near[from], to)) return false;
+        if (bb_has(v->forts, from)) { /* a piece on a fortress square moves over them freely */
+            block &= ~v->forts;
+            forbidden &= ~v->forts;
+        }
+    }
     bb_t occ = pos_occupied(p);
     for (int d = 0; d < DIR_NB; d++) {
         if (!bb_has(g->ray[d][from], to)) continue;

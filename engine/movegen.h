@@ -7,11 +7,38 @@
  * whole side with one occluded fill per direction: rays of different pieces in one direction are
  * disjoint, so the popcount of the union is the move count. Moves made illegal by a repetition
  * rule depend on the game's history and are filtered in engine/tafl.h.
+ *
+ * Two rules of some OpenTafl variants bend this: fortress squares (variant.forts) are in every
+ * block and forbidden mask, except for a piece standing on one, which slides through and stops on
+ * them as on any square (movegen_unfort); and the king may have a speed limit (king_speed), the
+ * most squares he slides in one move (movegen_king_limit).
  */
 #ifndef HNEFI_ENGINE_MOVEGEN_H
 #define HNEFI_ENGINE_MOVEGEN_H
 
 #include "engine/position.h"
+
+/* Returns the masks of a piece standing on a fortress square: the empty fortress squares added
+   back to its slide (pro) and landing (land) masks. */
+static inline bb_t movegen_unfort(const struct variant *v, bb_t mask, bb_t empty) {
+    return mask | (empty & v->forts);
+}
+
+/* Returns the king's targets t from sq cut to his speed limit, if he has one. */
+static inline bb_t movegen_king_limit(const struct variant *v, int sq, bb_t t) {
+    return v->king_speed ? t & v->king_near[sq] : t;
+}
+
+/* movegen_king_targets where fortress squares or the king's speed apply (out of line). */
+bb_t movegen_king_targets_special(const struct position *p);
+
+/* Returns the squares the king of p may move to (whoever is to move). */
+static inline bb_t movegen_king_targets(const struct position *p) {
+    const struct variant *v = p->v;
+    if (v->special_moves) return movegen_king_targets_special(p);
+    bb_t empty = v->g.board & ~pos_occupied(p);
+    return bb_slides(&v->g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden;
+}
 
 /* Writes the moves of the side to move into out (room for MAX_MOVES); returns their number. */
 int movegen_list(const struct position *p, move_t *out);

@@ -111,7 +111,7 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
                 king_sq = sq;
                 r.king = bb_sq(sq);
             } else {
-                if (bb_has(v->men_forbidden, sq))
+                if (bb_has(v->men_forbidden & ~v->forts, sq))
                     return fail(err, errlen, "FEN: %s on %s, a square only the king may hold",
                                 c == 'a' ? "attacker" : "defender", name);
                 if (c == 'a')
@@ -279,6 +279,12 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
         return fail(err, errlen, "move '%s': %s to %s is not along a rank or file", q, a, b);
     bool king = pc == PIECE_KING;
     bb_t occ = pos_occupied(p), block = king ? v->king_block : v->men_block;
+    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+    bool on_fort = bb_has(v->forts, mt.from); /* fortress squares are open to a piece on one */
+    if (on_fort) {
+        block &= ~v->forts;
+        forbidden &= ~v->forts;
+    }
     for (int s = g->nb[mt.from][dir];; s = g->nb[s][dir]) {
         char c[SQ_NAME_MAX];
         sq_name(s, n, c);
@@ -287,17 +293,29 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
             return fail(err, errlen, "move '%s': blocked at %s", q, c);
         }
         if (s == mt.to) break;
+        if (bb_has(block, s) && bb_has(v->forts, s))
+            return fail(err, errlen,
+                        "move '%s': %s may not pass the fortress square %s (only a piece "
+                        "standing on one may)",
+                        q, king ? "the king" : "a man", c);
         if (bb_has(block, s))
             return fail(err, errlen, "move '%s': %s may not pass the throne %s", q,
                         king ? "the king" : "a man", c);
     }
-    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
     if (bb_has(forbidden, mt.to)) {
         if (mt.to == v->throne_sq)
             return fail(err, errlen, "move '%s': %s may stop on the throne %s", q,
                         v->throne_stop == THRONE_NOBODY ? "nobody" : "only the king", b);
+        if (bb_has(v->forts, mt.to))
+            return fail(err, errlen,
+                        "move '%s': %s may not stop on the fortress square %s (only a piece "
+                        "standing on one may)",
+                        q, king ? "the king" : "a man", b);
         return fail(err, errlen, "move '%s': only the king may stop on the corner %s", q, b);
     }
+    if (king && v->king_speed && !bb_has(v->king_near[mt.from], mt.to))
+        return fail(err, errlen, "move '%s': the king moves at most %d square%s at a time", q,
+                    v->king_speed, v->king_speed == 1 ? "" : "s");
     move_t mv = move_make(mt.from, mt.to);
     if (mt.has_captures) {
         struct position after;

@@ -177,6 +177,52 @@ static bool otn_yn(const char *val, size_t len, bool *out) {
     return false;
 }
 
+/*
+ * Reads an OTN speed-limit list (spd): one number for every piece, 12 (t c n k m g T C N K M G)
+ * or 8 (t c n k T C N K); 2 or 10 numbers are what OpenTafl's own reader turns into no limits, and
+ * so do we. A limit of 0 or less is none. hnefi has the king's limit only: a limit for men of
+ * either side is refused, and limits of pieces it does not have (c n k m g) change nothing.
+ * Returns false with a reason in why.
+ */
+static bool otn_speeds(const char *val, size_t len, int *king_speed, const char **why) {
+    long n[13];
+    int count = 0;
+    size_t i = 0;
+    while (i < len) {
+        char *end;
+        char buf[16];
+        size_t j = 0;
+        while (i < len && val[i] != ',' && j < sizeof buf - 1) buf[j++] = val[i++];
+        buf[j] = 0;
+        if (i < len) i++; /* the comma */
+        if (!j) continue; /* a trailing comma */
+        if (count == 13 || (n[count] = strtol(buf, &end, 10), *end)) {
+            *why = "expected 1, 8 or 12 whole numbers";
+            return false;
+        }
+        count++;
+    }
+    int men[2], king;
+    if (count == 1) {
+        men[0] = men[1] = king = (int)n[0];
+    } else if (count == 12 || count == 8) {
+        men[0] = (int)n[0];
+        men[1] = (int)n[count == 12 ? 6 : 4];
+        king = (int)n[count == 12 ? 9 : 7];
+    } else if (count == 2 || count == 10) {
+        men[0] = men[1] = king = 0;
+    } else {
+        *why = "expected 1, 8 or 12 whole numbers";
+        return false;
+    }
+    if (men[0] > 0 || men[1] > 0) {
+        *why = "unsupported: a speed limit for men";
+        return false;
+    }
+    *king_speed = king > 0 ? king : 0;
+    return true;
+}
+
 /* Reads an OTN square list ("a1,k11,") into a bitboard; false on a bad square. */
 static bool otn_squares(const char *val, size_t len, int size, bb_t *out) {
     bb_t b = 0;
@@ -225,6 +271,10 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     char start_fen[VARIANT_FEN_MAX];
     bb_t cor_list = 0, cen_list = 0;
     bool have_cor = false, have_cen = false;
+    /* fortress tokens: what OpenTafl's fortress model needs to match ours (checked at the end) */
+    unsigned afor_pass = KIND_A | KIND_D | KIND_K, afor_stop = KIND_A | KIND_D | KIND_K;
+    unsigned afor_hostile = 0, afor_reenter = KIND_A | KIND_D | KIND_K, cen_reenter = 0;
+    bool have_aforre = false, have_cenre = false;
 
     const char *p = rules;
     while (*p) {
@@ -333,8 +383,11 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                                 "rules token '%s': unsupported: men may not stop on the throne%s",
                                 token, "");
             }
+        } else if (strcmp(key, "cenre") == 0) {
+            ok = otn_kinds(val, vlen, &cen_reenter);
+            have_cenre = true;
         } else if (strcmp(key, "corp") == 0 || strcmp(key, "cors") == 0 ||
-                   strcmp(key, "corre") == 0 || strcmp(key, "cenre") == 0) {
+                   strcmp(key, "corre") == 0) {
             unsigned k = 0;
             ok = otn_kinds(val, vlen, &k);
             if (ok && strcmp(key, "cors") == 0 && k != KIND_K)
@@ -359,12 +412,25 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                 return fail(err, errlen, "rules token '%s': unsupported: berserk mode%s", token,
                             "");
         } else if (strcmp(key, "spd") == 0) {
-            if (!(vlen == 2 && memcmp(val, "-1", 2) == 0))
-                return fail(err, errlen, "rules token '%s': unsupported: speed limits%s", token,
-                            "");
-        } else if (strncmp(key, "afor", 4) == 0 || strncmp(key, "dfor", 4) == 0) {
-            if (vlen != 0 && (strcmp(key, "afor") == 0 || strcmp(key, "dfor") == 0))
-                return fail(err, errlen, "rules token '%s': unsupported: fortress squares%s", token,
+            const char *why = "";
+            if (!otn_speeds(val, vlen, &r.king_speed, &why))
+                return fail(err, errlen, "rules token '%s': %s", token, why);
+        } else if (strcmp(key, "afor") == 0) {
+            if (!r.size) return fail(err, errlen, "rules token '%s': needs dim first%s", token, "");
+            ok = otn_squares(val, vlen, r.size, &r.forts);
+        } else if (strcmp(key, "aforp") == 0) {
+            ok = otn_kinds(val, vlen, &afor_pass);
+        } else if (strcmp(key, "afors") == 0) {
+            ok = otn_kinds(val, vlen, &afor_stop);
+        } else if (strcmp(key, "aforh") == 0) {
+            ok = otn_kinds(val, vlen, &afor_hostile);
+        } else if (strcmp(key, "aforre") == 0) {
+            ok = otn_kinds(val, vlen, &afor_reenter);
+            have_aforre = true;
+        } else if (strncmp(key, "dfor", 4) == 0) {
+            if (vlen != 0 && strcmp(key, "dfor") == 0)
+                return fail(err, errlen,
+                            "rules token '%s': unsupported: defender fortress squares%s", token,
                             "");
         } else if (strcmp(key, "kj") == 0 || strcmp(key, "nj") == 0 || strcmp(key, "cj") == 0 ||
                    strcmp(key, "mj") == 0 || strcmp(key, "gj") == 0) {
@@ -415,6 +481,39 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                     "rules token 'cen': unsupported: a centre other than the middle "
                     "square%s%s",
                     "", "");
+    /* a centre nobody re-enters: a piece off it may neither cross it nor stop there */
+    if (r.centre && have_cenre && cen_reenter == 0) {
+        r.throne_pass = THRONE_NOBODY;
+        r.throne_stop = THRONE_NOBODY;
+    }
+    /* fortress squares as hnefi has them: pieces standing on them cross and hold them, no one
+       re-enters (OpenTafl reads aforre only beside cenre), and they are no anvil; OpenTafl judges
+       hostility by side, so a K alone in aforh is hostile to no one */
+    if (r.forts) {
+        unsigned all = KIND_A | KIND_D | KIND_K;
+        if (!have_cenre || !have_aforre || afor_reenter != 0)
+            return fail(err, errlen,
+                        "rules token 'afor': unsupported: fortress squares that pieces may "
+                        "re-enter (hnefi's forts need aforre: and cenre:)%s%s",
+                        "", "");
+        if (afor_pass != all || afor_stop != all)
+            return fail(err, errlen,
+                        "rules token 'afor': unsupported: fortress squares some pieces may not "
+                        "cross or hold (aforp, afors)%s%s",
+                        "", "");
+        if (afor_hostile & (KIND_A | KIND_D))
+            return fail(err, errlen,
+                        "rules token 'aforh': unsupported: hostile fortress squares%s%s", "", "");
+    }
+    /* two variants whose OpenTafl host follows its own rules class, not the string it sends
+       (docs/rules.md): Foteviken's empty throne is hostile to everyone, Magpie's throne to no one
+     */
+    if (r.size == 9 && strcmp(r.name, "Foteviken Tablut") == 0) {
+        r.hostile_throne_empty = KIND_A | KIND_D | KIND_K;
+        r.hostile_throne_king = 0;
+    } else if (r.size == 7 && strcmp(r.name, "Magpie") == 0) {
+        r.hostile_throne_empty = r.hostile_throne_king = 0;
+    }
     snprintf(start_fen, sizeof start_fen, "%s %c", start_rows, attackers_first ? 'a' : 'd');
     variant_finish(&r);
     char why[160];
@@ -474,6 +573,19 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     if (v->centre && v->throne_pass == THRONE_KING) o += sprintf(o, " cenp:K");
     if (v->centre && v->throne_pass == THRONE_NOBODY) o += sprintf(o, " cenp:");
     if (v->centre && v->throne_stop == THRONE_NOBODY) o += sprintf(o, " cens:");
+    if (v->forts) { /* no one re-enters them (aforre is read only beside cenre) */
+        o += sprintf(o, " afor:");
+        for (bb_t f = v->forts; f;) {
+            char sq[SQ_NAME_MAX];
+            sq_name(bb_pop(&f), v->size, sq);
+            o += sprintf(o, "%s,", sq);
+        }
+        o += sprintf(o, " aforh: aforre: cenre:%s",
+                     v->centre && v->throne_pass == THRONE_NOBODY && v->throne_stop == THRONE_NOBODY
+                         ? ""
+                         : "tcnkmgTCNKMG");
+    }
+    if (v->king_speed) o += sprintf(o, " spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,%d,-1,-1,", v->king_speed);
     if (v->shieldwall) o += sprintf(o, " sw:%c", v->sw_corner ? 's' : 'w');
     if (v->shieldwall && !v->sw_flank_only) o += sprintf(o, " swf:n");
     if (v->exit_fort) o += sprintf(o, " efe:y");

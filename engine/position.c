@@ -87,7 +87,7 @@ bool pos_valid(const struct position *p, char *err, size_t errlen) {
         why = "not exactly one king";
     else if (p->king != bb_sq(p->king_sq))
         why = "king square out of step";
-    else if ((p->att | p->def) & v->men_forbidden)
+    else if ((p->att | p->def) & v->men_forbidden & ~v->forts)
         why = "a man on a square only the king may hold";
     else if (p->key != pos_compute_key(p))
         why = "Zobrist key out of step";

@@ -32,6 +32,25 @@ move_t threat_king_capture_in_one(const struct position *p) {
     return MOVE_NONE;
 }
 
+/* Fills r with the king's way out where fortress squares or his speed limit apply: each of his
+   moves cut to the limit (he stands on a fortress square only if a position put him there). */
+void threat_king_reach_special(const struct position *p, struct king_reach *r) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t empty = g->board & ~pos_occupied(p);
+    r->pro = empty & ~v->king_block;
+    r->land = empty & ~v->king_forbidden;
+    r->one = movegen_king_targets(p);
+    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    bb_t second = r->one & ~esc & towards;
+    r->two_escapes = 0;
+    while (second) {
+        int s = bb_pop(&second);
+        r->two_escapes |= movegen_king_limit(v, s, bb_slides(g, s, r->pro) & r->land);
+    }
+    r->two_escapes &= esc & ~r->one;
+}
+
 /* Returns the first piece (or stopping square) from sq in each direction that holds an attacker,
    as a set: the attackers that can slide to sq. */
 static bb_t attackers_to(const struct position *p, int sq) {

@@ -21,9 +21,7 @@ static inline bb_t threat_escape_squares(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     if (!(g->lines[p->king_sq] & v->escape_mask)) return 0; /* no escape square in line */
-    bb_t empty = g->board & ~pos_occupied(p);
-    return bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden &
-           v->escape_mask;
+    return movegen_king_targets(p) & v->escape_mask;
 }
 
 /* Returns a king move that escapes at once, or MOVE_NONE (the defenders to move). */
@@ -44,10 +42,17 @@ struct king_reach {
     bb_t two_escapes; /* the escape squares he reaches in two moves, not in one */
 };
 
+/* threat_king_reach where fortress squares or the king's speed apply (engine/threats.c). */
+void threat_king_reach_special(const struct position *p, struct king_reach *r);
+
 /* Fills r with the king's way out in p (whoever is to move). */
 static inline void threat_king_reach(const struct position *p, struct king_reach *r) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
+    if (v->special_moves) {
+        threat_king_reach_special(p, r);
+        return;
+    }
     bb_t empty = g->board & ~pos_occupied(p);
     r->pro = empty & ~v->king_block;
     r->land = empty & ~v->king_forbidden;

@@ -189,10 +189,19 @@ void variant_finish(struct variant *v) {
     v->escape_mask = v->escape == ESCAPE_EDGE
                          ? v->g.edge
                          : bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
-    v->men_forbidden = v->throne | v->corner_mask;
-    v->king_forbidden = v->throne_stop == THRONE_NOBODY ? v->throne : 0;
-    v->men_block = v->throne_pass == THRONE_ALL ? 0 : v->throne;
-    v->king_block = v->throne_pass == THRONE_NOBODY ? v->throne : 0;
+    v->men_forbidden = v->throne | v->corner_mask | v->forts;
+    v->king_forbidden = (v->throne_stop == THRONE_NOBODY ? v->throne : 0) | v->forts;
+    v->men_block = (v->throne_pass == THRONE_ALL ? 0 : v->throne) | v->forts;
+    v->king_block = (v->throne_pass == THRONE_NOBODY ? v->throne : 0) | v->forts;
+    if (v->king_speed < 0) v->king_speed = 0;
+    v->special_moves = v->forts || v->king_speed;
+    for (int sq = 0; sq < n * n; sq++) {
+        v->king_near[sq] = 0;
+        for (int d = 0; d < DIR_NB && v->king_speed; d++)
+            for (int s = v->g.nb[sq][d], k = 1; s >= 0 && k <= v->king_speed;
+                 s = v->g.nb[s][d], k++)
+                v->king_near[sq] |= bb_sq(s);
+    }
     v->king_hammer = v->king_armed == KING_ARMED_YES || v->king_armed == KING_ARMED_HAMMER;
     v->king_anvil = v->king_armed == KING_ARMED_YES || v->king_armed == KING_ARMED_ANVIL;
 }

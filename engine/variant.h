@@ -8,8 +8,9 @@
  * (FEN) are in engine/notation.h, the option names as text in engine/variant_text.h. The derived
  * masks make the hot paths branch-free: `men_forbidden` are the squares no man may stop on,
  * `king_forbidden` those the king may not stop on, `men_block`/`king_block` the empty squares a
- * man/the king may not slide across. Hostility sets are enum kind_set bit sets (KIND_A, KIND_D,
- * KIND_K).
+ * man/the king may not slide across; they include the fortress squares, which a piece standing on
+ * one of them slides through and stops on as on any other (movegen.h's movegen_masks). Hostility
+ * sets are enum kind_set bit sets (KIND_A, KIND_D, KIND_K).
  */
 #ifndef HNEFI_ENGINE_VARIANT_H
 #define HNEFI_ENGINE_VARIANT_H
@@ -69,6 +70,9 @@ struct variant {
     bool linnaean;
     enum repetition_rule repetition;
     enum no_moves_rule no_moves;
+    bb_t forts;     /* fortress squares (OpenTafl's afor): only a piece standing on one may pass or
+                       stop on them, so a man who leaves can never come back; never an anvil */
+    int king_speed; /* the most squares the king slides in one move; 0: no limit (OpenTafl spd) */
 
     /* derived data (variant_finish) */
     struct bb_geom g;
@@ -77,6 +81,8 @@ struct variant {
     bb_t men_forbidden, king_forbidden;
     bb_t men_block, king_block; /* squares that stop a slide even when empty */
     bool king_hammer, king_anvil;
+    bool special_moves;             /* forts or king_speed: move generation leaves its fast paths */
+    bb_t king_near[BB_MAX_SQUARES]; /* with king_speed: the squares within it on sq's lines */
 };
 
 /* Returns the built-in variant called name, or NULL. */

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/notation.h"
@@ -22,7 +23,7 @@ __attribute__((format(printf, 3, 4))) static bool fail(char *err, size_t errlen,
 /* One rules.md option: its name, where it lives, and the names of its values. */
 struct option_desc {
     const char *key;
-    enum { OPT_ENUM, OPT_BOOL, OPT_KINDS } type;
+    enum { OPT_ENUM, OPT_BOOL, OPT_KINDS, OPT_SQUARES, OPT_INT } type;
     size_t offset;
     const char *values[8]; /* OPT_ENUM: value names in enum order */
 };
@@ -53,6 +54,8 @@ static const struct option_desc option_table[] = {
      {"none", "draw", "loss_repeater", "win_repeater", "loss_defenders", "illegal_third",
       "illegal_defender_repeat"}},
     {"no_moves", OPT_ENUM, OFF(no_moves), {"loss", "draw"}},
+    {"forts", OPT_SQUARES, OFF(forts), {0}},
+    {"king_speed", OPT_INT, OFF(king_speed), {0}},
 };
 #undef OFF
 enum { OPTION_NB = sizeof option_table / sizeof option_table[0] };
@@ -73,6 +76,29 @@ bool variant_set_option(struct variant *v, const char *key, const char *value, c
             else
                 return fail(err, errlen, "option %s: '%s' is not yes/no/on/off", key, value);
             memcpy(field, &b, sizeof b);
+        } else if (o->type == OPT_SQUARES) {
+            bb_t set = 0;
+            for (const char *c = value; *c && strcmp(value, "-") != 0;) {
+                if (*c == ',') {
+                    c++;
+                    continue;
+                }
+                int used = 0, sq = sq_parse(c, v->size, &used);
+                if (sq < 0 || (c[used] && c[used] != ','))
+                    return fail(err, errlen, "option %s: '%s' is not a list of squares like a4,e1",
+                                key, value);
+                set |= bb_sq(sq);
+                c += used;
+            }
+            memcpy(field, &set, sizeof set);
+        } else if (o->type == OPT_INT) {
+            char *end;
+            long n = strtol(value, &end, 10);
+            if (!*value || *end || n < 0 || n > BB_MAX_SIZE)
+                return fail(err, errlen, "option %s: '%s' is not a whole number from 0 to 11", key,
+                            value);
+            int speed = (int)n;
+            memcpy(field, &speed, sizeof speed);
         } else if (o->type == OPT_KINDS) {
             unsigned k = 0;
             for (const char *c = value; *c; c++) {
@@ -117,8 +143,23 @@ int variant_describe(const struct variant *v, char *out, size_t outlen) {
     for (int i = 0; i < OPTION_NB; i++) {
         const struct option_desc *o = &option_table[i];
         const char *field = (const char *)v + o->offset;
-        char val[32];
-        if (o->type == OPT_BOOL) {
+        char val[600];
+        if (o->type == OPT_SQUARES) {
+            bb_t set;
+            memcpy(&set, field, sizeof set);
+            size_t at = 0;
+            val[0] = '\0';
+            while (set) {
+                char sq[SQ_NAME_MAX];
+                sq_name(bb_pop(&set), v->size, sq);
+                at += (size_t)snprintf(val + at, sizeof val - at, "%s%s", at ? "," : "", sq);
+            }
+            if (!at) snprintf(val, sizeof val, "-");
+        } else if (o->type == OPT_INT) {
+            int number;
+            memcpy(&number, field, sizeof number);
+            snprintf(val, sizeof val, "%d", number);
+        } else if (o->type == OPT_BOOL) {
             bool b;
             memcpy(&b, field, sizeof b);
             snprintf(val, sizeof val, "%s", b ? "yes" : "no");

@@ -127,13 +127,21 @@ static int list_moves(const struct picker *mp, move_t *moves, int *scores) {
     bb_t empty = g->board & ~pos_occupied(p);
     int n = 0;
     if (p->side == SIDE_DEFENDERS) {
-        bb_t kt = bb_slides(g, p->king_sq, empty & ~v->king_block) & empty & ~v->king_forbidden;
+        bb_t kt = movegen_king_targets(p);
         n = add_scored(o, moves, scores, n, p->king_sq, kt);
     }
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
-    while (men) {
+    bb_t fort_men = men & v->forts; /* men on fortress squares (movegen.h), listed last */
+    for (men &= ~v->forts; men;) {
         int from = bb_pop(&men);
+        n = add_scored(o, moves, scores, n, from, bb_slides(g, from, pro) & land);
+    }
+    if (!fort_men) return n;
+    pro = movegen_unfort(v, pro, empty);
+    land = movegen_unfort(v, land, empty);
+    while (fort_men) {
+        int from = bb_pop(&fort_men);
         n = add_scored(o, moves, scores, n, from, bb_slides(g, from, pro) & land);
     }
     return n;

@@ -343,9 +343,10 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         bool prune = quiet_move && searched > 0 && best > -SCORE_WIN_MIN &&
                      (futile || (lmp && searched >= lmp_moves));
         bb_t caught = make_move(&child, p, m);
-        count_node(t);
-        /* a pruned move must not threaten a win (a line opened for the king, a ring closing) */
+        /* a pruned move must not threaten a win (a line opened for the king, a ring closing); it
+           is made to see that, but not searched, so it is no node */
         if (prune && !caught && child.result == RESULT_NONE && !threat_against(&child)) continue;
+        count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;

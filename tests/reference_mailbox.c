@@ -93,16 +93,28 @@ bool ref_from_fen(struct ref_board *b, const struct variant *v, const char *fen)
     return true;
 }
 
-/* Writes the moves of the piece on sq into out (§2.2); returns their number. */
+/* Tells whether sq is a fortress square (OpenTafl's afor list, variant.forts). */
+static bool ref_is_fort(const struct ref_board *b, int sq) {
+    return bb_has(b->v->forts, sq);
+}
+
+/*
+ * Writes the moves of the piece on sq into out (§2.2); returns their number. A piece not standing
+ * on a fortress square may neither cross nor stop on one; the king goes at most king_speed
+ * squares when the variant limits him.
+ */
 static int ref_piece_moves(const struct ref_board *b, int sq, move_t *out) {
     const struct variant *v = b->v;
     bool king = b->cell[sq] == REF_KING;
+    bool in_fort = ref_is_fort(b, sq);
     int n = 0;
     for (int dir = 0; dir < 4; dir++) {
         int s = sq;
-        for (;;) {
+        for (int steps = 1;; steps++) {
             s = ref_step(b, s, dir);
             if (s < 0 || b->cell[s] != REF_EMPTY) break;
+            if (king && v->king_speed > 0 && steps > v->king_speed) break;
+            if (ref_is_fort(b, s) && !in_fort) break;
             if (ref_is_corner(b, s)) {
                 /* Only the king may stop on a corner; no line goes on past one. */
                 if (king) out[n++] = move_make(sq, s);

@@ -210,6 +210,27 @@ static void opentafl(void) {
               r.hostile_throne_empty == b->hostile_throne_empty &&
               r.hostile_edge_king == b->hostile_edge_king && r.throne_stop == b->throne_stop);
     }
+    /* the rules beyond the built-in variants write back to strings that read the same */
+    static const char *const beyond[] = {
+        "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: "
+        "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+        "dim:9 name:Foteviken_Tablut esc:e atkf:y nj:n cor: "
+        "afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cenp:tcnkTCNK aforp:tcnkTCNK cens: "
+        "cenh: cenhe:K aforh:K cenre: aforre: "
+        "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+        "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, "
+        "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    };
+    for (size_t i = 0; i < sizeof beyond / sizeof beyond[0]; i++) {
+        struct variant a, b;
+        if (!CHECK(opentafl_read_rules(&a, beyond[i], err, sizeof err))) continue;
+        CHECK(opentafl_write_rules(&a, out, sizeof out) > 0);
+        if (!CHECK(opentafl_read_rules(&b, out, err, sizeof err))) continue;
+        CHECK(same_start(&a, &b) && a.centre == b.centre && a.forts == b.forts &&
+              a.king_speed == b.king_speed && a.throne_pass == b.throne_pass &&
+              a.throne_stop == b.throne_stop && a.hostile_throne_empty == b.hostile_throne_empty &&
+              a.hostile_throne_king == b.hostile_throne_king && a.king_armed == b.king_armed);
+    }
     rules_bad("name:x dim:7 start:/7/7/7/3K3/7/7/7/", "must start with dim");
     rules_bad("dim:8 start:/7/7/7/3K3/7/7/7/", "board size must be 7, 9 or 11");
     rules_bad("dim:7 foo:y start:/7/7/7/3K3/7/7/7/", "unknown key 'foo'");
@@ -218,7 +239,15 @@ static void opentafl(void) {
     rules_bad("dim:7 spd:3 start:/7/7/7/3K3/7/7/7/", "speed");
     rules_bad("dim:7 dfor:a1 start:/7/7/7/3K3/7/7/7/", "fortress");
     rules_bad("dim:7 cor:a1,b2 start:/7/7/7/3K3/7/7/7/", "corners other than");
-    rules_bad("dim:7 cen: start:/7/7/7/3K3/7/7/7/", "unsupported for now: a board with no centre");
+    rules_bad("dim:7 afor:a2 start:/7/7/7/3K3/7/7/7/", "fortress squares that pieces may re-enter");
+    rules_bad("dim:7 afor:a2 aforh:t cenre: aforre: start:/7/7/7/3K3/7/7/7/",
+              "hostile fortress squares");
+    rules_bad("dim:7 afor:a2 afors:K cenre: aforre: start:/7/7/7/3K3/7/7/7/",
+              "some pieces may not cross or hold");
+    rules_bad("dim:7 spd:1,2,3 start:/7/7/7/3K3/7/7/7/", "expected 1, 8 or 12 whole numbers");
+    rules_bad("dim:7 spd:-1,-1,-1,-1,-1,-1,2,-1,-1,-1,-1,-1, start:/7/7/7/3K3/7/7/7/",
+              "a speed limit for men");
+    rules_bad("dim:7 spd:x start:/7/7/7/3K3/7/7/7/", "expected 1, 8 or 12 whole numbers");
     rules_bad("dim:7 cen:c3 start:/7/7/7/3K3/7/7/7/", "a centre other than the middle square");
     rules_bad("dim:7 atkf:y", "missing start");
     rules_bad("dim:7 start:/7/7/7/3K3/7/7/", "6 rows, expected 7");

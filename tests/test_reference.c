@@ -755,7 +755,9 @@ int main(void) {
     long target = quick ? 5000 : 100000;
     /* the built-in variants, then OpenTafl's variants that need rules beyond them (by number) */
     const char *names[] = {"copenhagen", "fetlar", "tablut", "linnaeus", "brandubh"};
-    static const int opentafl[] = {1, 7}; /* Sea Battle 9, Tawlbwrdd: no centre square */
+    /* Sea Battle 9 and Tawlbwrdd: no centre square; Foteviken Tablut: fortress squares; Magpie:
+       the king moves one square at a time */
+    static const int opentafl[] = {1, 7, 9, 10};
     enum { NBUILTIN = 5, NOPENTAFL = sizeof opentafl / sizeof opentafl[0] };
     struct timespec t0, t1;
     timespec_get(&t0, TIME_UTC);

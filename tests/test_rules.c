@@ -521,6 +521,75 @@ static void no_centre_square(void) {
     CHECK(play(&p, "c6c5", &q) == 0); /* no man is taken against the empty middle square */
 }
 
+/* Reads OpenTafl rules for a rules test; the test fails if they do not load. */
+static struct variant opentafl_variant(const char *rules) {
+    struct variant v;
+    char err[200];
+    if (!opentafl_read_rules(&v, rules, err, sizeof err)) {
+        fprintf(stderr, "rules %s: %s\n", rules, err);
+        CHECK(!"test rules load");
+    }
+    return v;
+}
+
+/*
+ * Fortress squares (OpenTafl's Foteviken Tablut, its host's own tests): only a piece standing on
+ * a fortress square may cross or hold them, so an attacker who leaves never comes back and a
+ * defender never enters; fortress squares are no anvil; the host's empty throne is hostile to
+ * everyone (the string says cenhe:K), and nobody crosses or re-enters it.
+ */
+static void fortress_squares(void) {
+    static struct variant v;
+    v = opentafl_variant(
+        "dim:9 name:Foteviken_Tablut esc:e atkf:y nj:n cor: "
+        "afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cenp:tcnkTCNK aforp:tcnkTCNK cens: "
+        "cenh: cenhe:K aforh:K cenre: aforre: "
+        "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
+    CHECK(v.hostile_throne_empty == (KIND_A | KIND_D | KIND_K) && v.hostile_throne_king == 0);
+    CHECK(v.throne_pass == THRONE_NOBODY && v.throne_stop == THRONE_NOBODY);
+    struct position p, q, r;
+    pos_init_start(&p, &v);
+    CHECK(legal(&p, "b5b4") && legal(&p, "b5b6")); /* out of the fort */
+    play(&p, "b5b3", &q);
+    play(&q, "e4b4", &r); /* the defender on b4 may not enter the emptied fort square b5 */
+    CHECK(!legal(&r, "b4b5") && !legal(&r, "b4b6"));
+    struct position s;
+    play(&r, "a5b5", &s); /* fort to fort */
+    play(&s, "d5d4", &q);
+    CHECK(legal(&q, "b5a5") && legal(&q, "b5b6")); /* back into the fort, or out of it */
+    p = setup(&v, "b3 a9", "d7", "g7", 'a');       /* a man who left the fort never comes back */
+    CHECK(!legal(&p, "b3b5") && !legal(&p, "b3b7") && legal(&p, "b3b4"));
+    /* the empty throne e5 is an anvil against men of both sides; fortress squares against none */
+    p = setup(&v, "c6", "d5", "g7", 'a');
+    CHECK(play(&p, "c6c5", &q) == sqs("d5", 9));
+    p = setup(&v, "f5", "g6", "c7", 'd');
+    CHECK(play(&p, "g6g5", &q) == sqs("f5", 9));
+    p = setup(&v, "c3", "b4", "g7", 'a'); /* b4 between c4 and the empty fortress square a4 */
+    CHECK(play(&p, "c3c4", &q) == 0);
+}
+
+/*
+ * A speed limit (OpenTafl's Magpie, spd: the king moves one square at a time; its host's own
+ * test): the attacker on a4 has 4 moves at the start; after c4-c1 and d4-c4 the king has 3.
+ */
+static void king_speed_limit(void) {
+    static struct variant v;
+    v = opentafl_variant("dim:7 name:Magpie surf:n atkf:y ks:m "
+                         "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, "
+                         "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
+    CHECK(v.king_speed == 1);
+    CHECK(v.hostile_throne_empty == 0 && v.hostile_throne_king == 0); /* the host's throne */
+    struct position p;
+    pos_init_start(&p, &v);
+    CHECK_EQ_INT(bb_popcount(movegen_targets(&p, sq_parse("a4", 7, &(int){0}))), 4);
+    char err[200];
+    CHECK(fen_parse(&p, &v, "3a3/3a3/3d3/aak1daa/3d3/3a3/2da3 d", err, sizeof err));
+    CHECK(movegen_targets(&p, p.king_sq) == sqs("c5 c3 d4", 7));
+    CHECK(legal(&p, "c4c5") && !legal(&p, "c4c6"));
+    p = setup(&v, "a1 c6", "", "c3", 'd');
+    CHECK(!legal(&p, "c3c1") && !legal(&p, "c3a3") && legal(&p, "c3b3"));
+}
+
 /* Returns v with one option changed (or v itself when value is NULL). */
 static struct variant with_option(const struct variant *v, const char *key, const char *value) {
     struct variant r = *v;
@@ -672,5 +741,7 @@ int main(void) {
     linnaeus_rules();
     loaded_king_between_enemies();
     no_centre_square();
+    fortress_squares();
+    king_speed_limit();
     return check_done();
 }

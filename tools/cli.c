@@ -245,6 +245,7 @@ void cli_fprint_board(FILE *out, const struct position *p) {
                      : pc == PIECE_KING           ? 'K'
                      : sq == v->throne_sq         ? '^'
                      : bb_has(v->corner_mask, sq) ? '+'
+                     : bb_has(v->forts, sq)       ? '#'
                                                   : '.';
             fprintf(out, " %c", c);
         }

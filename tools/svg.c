@@ -146,6 +146,7 @@ bool svg_write(FILE *out, const struct position *p, const move_t *line, int n, i
         int f = sq % size, r = sq / size;
         const char *fill = sq == v->throne_sq           ? "#c9a66b"
                            : bb_has(v->corner_mask, sq) ? "#c9a66b"
+                           : bb_has(v->forts, sq)       ? "#d8c49a"
                            : (f + r) % 2                ? "#e8d9b5"
                                                         : "#efe3c6";
         fprintf(out,
