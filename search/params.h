@@ -19,6 +19,7 @@
     X(lmp_depth, 0, 0, 16)      /* late-move pruning: skip late quiet moves up to this depth */    \
     X(lmp_base, 8, 0, 256)      /* ... after base + depth^2 * lmp_scale / 8 moves */               \
     X(lmp_scale, 8, 0, 256)                                                                        \
+    X(prune_filter, 0, 0, 1)    /* prune by geometry unmade, before testing threats made */        \
     X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
     X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
     X(hist_malus, 0, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \

@@ -323,6 +323,11 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     bool lmp = quiet_node && depth <= sp->lmp_depth;
     bool futile =
         quiet_node && depth <= sp->fut_depth && static_eval + sp->fut_margin * depth <= alpha;
+    bb_t near_king = 0; /* squares at most two steps from the king (prune_filter) */
+    if ((lmp || futile) && sp->prune_filter) {
+        bb_t one = p->v->g.nbrs[p->king_sq];
+        near_king = one | bb_neighbours(one, &p->v->g);
+    }
     move_t tried[MAX_MOVES]; /* quiet moves searched without a cutoff, for the history malus */
     int ntried = 0;
 
@@ -342,6 +347,13 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         bool quiet_move = move_score < (1 << 18) && !king_area;
         bool prune = quiet_move && searched > 0 && best > -SCORE_WIN_MIN &&
                      (futile || (lmp && searched >= lmp_moves));
+        /* with prune_filter, a move that cannot threaten a win next move is pruned unmade: a
+           defender man off the king's lines opens no line for him, an attacker landing three or
+           more squares from him sets up no capture (a ring closed far away is the exception) */
+        if (prune && sp->prune_filter &&
+            (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m))
+                                       : !bb_has(near_king, move_to(m))))
+            continue;
         bb_t caught = make_move(&child, p, m);
         /* a pruned move must not threaten a win (a line opened for the king, a ring closing); it
            is made to see that, but not searched, so it is no node */
