@@ -484,10 +484,10 @@ bool book_repetition_trap(const struct tafl_game *game, move_t m) {
         return false; /* no end by repetition (the bans are checked as legality) */
     const struct position *p = tafl_pos(game);
     struct position after;
-    if (make_move(&after, p, m) || after.result != RESULT_NONE) return false;
+    if (bb_any(make_move(&after, p, m)) || after.result != RESULT_NONE) return false;
     int count = 1, n = game->n;
     for (int j = n; j >= 0; j--) {
-        if (j < n && game->captures[j]) break;
+        if (j < n && bb_any(game->captures[j])) break;
         if ((n + 1 - j) % 2 == 0 && game->pos[j].key == after.key) count++;
     }
     if (count < 3) return false;

@@ -221,7 +221,7 @@ static void backup_node(struct book_builder *bb, struct book_node *node, const s
         move_t mv = book_move_from_book(&c, m->move);
         if (!movegen_is_legal(p, mv)) continue; /* only a damaged or colliding book has such */
         struct position child;
-        bool caught = make_move(&child, p, mv) != 0;
+        bool caught = bb_any(make_move(&child, p, mv));
         int value = 0, depth = 0;
         bool known = false, backed = false;
         if (child.result != RESULT_NONE) {

@@ -33,9 +33,9 @@ static size_t image_bytes(const struct position *p, const uint8_t *perm, uint8_t
     bytes[1] = (uint8_t)p->side;
     memset(bytes + 2, 0, (size_t)(n * n));
     bb_t b = p->att;
-    while (b) bytes[2 + perm[bb_pop(&b)]] = 1;
+    while (bb_any(b)) bytes[2 + perm[bb_pop(&b)]] = 1;
     b = p->def;
-    while (b) bytes[2 + perm[bb_pop(&b)]] = 2;
+    while (bb_any(b)) bytes[2 + perm[bb_pop(&b)]] = 2;
     bytes[2 + perm[p->king_sq]] = 3;
     return (size_t)(2 + n * n);
 }

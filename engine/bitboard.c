@@ -5,8 +5,8 @@
 void bb_geom_init(struct bb_geom *g, int size) {
     g->size = size;
     g->squares = size * size;
-    g->board = 0;
-    g->file_a = g->file_end = g->rank_1 = g->rank_end = 0;
+    g->board = BB_EMPTY;
+    g->file_a = g->file_end = g->rank_1 = g->rank_end = BB_EMPTY;
     for (int sq = 0; sq < g->squares; sq++) {
         int file = sq % size, rank = sq / size;
         g->board |= bb_sq(sq);
@@ -34,9 +34,9 @@ void bb_geom_init(struct bb_geom *g, int size) {
     g->edge = g->file_a | g->file_end | g->rank_1 | g->rank_end;
     /* per-square neighbours and rays, from the neighbour table */
     for (int sq = 0; sq < BB_MAX_SQUARES; sq++) {
-        g->nbrs[sq] = g->lines[sq] = 0;
+        g->nbrs[sq] = g->lines[sq] = BB_EMPTY;
         for (int d = 0; d < DIR_NB; d++) {
-            g->ray[d][sq] = 0;
+            g->ray[d][sq] = BB_EMPTY;
             if (sq >= g->squares) continue;
             if (g->nb[sq][d] >= 0) g->nbrs[sq] |= bb_sq(g->nb[sq][d]);
             for (int s = g->nb[sq][d]; s >= 0; s = g->nb[s][d]) g->ray[d][sq] |= bb_sq(s);

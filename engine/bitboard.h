@@ -7,6 +7,9 @@
  * arithmetic: every other file uses these helpers. Popcount and bit scans work on the two 64-bit
  * halves, so they compile to plain popcnt/tzcnt/lzcnt instructions.
  *
+ * Outside this header a set is never used as an integer: it is tested with bb_any, bb_is_empty
+ * and bb_eq and starts from BB_EMPTY, so that a wider vector type can stand in for bb_t.
+ *
  * A struct bb_geom describes one board size: the board mask, the masks that stop east/west
  * shifts from wrapping onto the next rank, the edge squares, and per-square tables (neighbours,
  * rays to the edge) that let the hot paths look up what a shift or a slide loop would compute.
@@ -20,6 +23,9 @@
 __extension__ typedef unsigned __int128 bb_t;
 
 enum { BB_MAX_SIZE = 11, BB_MAX_SQUARES = 121 };
+
+/* The empty set, usable in initialisers. */
+#define BB_EMPTY ((bb_t)0)
 
 /* Tells whether a board of size x size squares is one hnefi plays (7, 9 or 11). */
 static inline bool bb_size_supported(int size) {
@@ -61,6 +67,21 @@ static inline uint64_t bb_hi(bb_t b) {
     return (uint64_t)(b >> 64);
 }
 
+/* Tells whether b has at least one square. */
+static inline bool bb_any(bb_t b) {
+    return b != 0;
+}
+
+/* Tells whether b has no square. */
+static inline bool bb_is_empty(bb_t b) {
+    return b == 0;
+}
+
+/* Tells whether a and b hold the same squares. */
+static inline bool bb_eq(bb_t a, bb_t b) {
+    return a == b;
+}
+
 /* Returns the set of every square (and the bits beyond the board): a mask that keeps all. */
 static inline bb_t bb_all(void) {
     return ~(bb_t)0;
@@ -99,6 +120,11 @@ static inline int bb_pop(bb_t *b) {
     int sq = bb_lsb(*b);
     *b &= *b - 1;
     return sq;
+}
+
+/* Returns b without its lowest square (b itself when empty). */
+static inline bb_t bb_without_lowest(bb_t b) {
+    return b & (b - 1);
 }
 
 /* Tells whether b has more than one square. */

@@ -35,10 +35,10 @@ bb_t make_move(struct position *dst, const struct position *src, move_t m) {
     dst->king_sq = (int8_t)king_sq;
     dst->side = (uint8_t)mover;
     bb_t caught = rules_captures(dst, to, mover);
-    if (caught) {
+    if (bb_any(caught)) {
         enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
         bb_t c = caught;
-        while (c) dst->key ^= zobrist_piece[victim][bb_pop(&c)];
+        while (bb_any(c)) dst->key ^= zobrist_piece[victim][bb_pop(&c)];
         if (mover == SIDE_ATTACKERS)
             dst->def &= ~caught;
         else

@@ -17,7 +17,7 @@ bb_t movegen_king_targets_special(const struct position *p) {
 bb_t movegen_targets(const struct position *p, int sq) {
     const struct variant *v = p->v;
     if (bb_has(p->king, sq)) return movegen_king_targets(p);
-    if (!bb_has(p->att | p->def, sq)) return 0;
+    if (!bb_has(p->att | p->def, sq)) return BB_EMPTY;
     bb_t empty = v->g.board & ~pos_occupied(p);
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
     if (bb_has(v->forts, sq)) {
@@ -38,7 +38,7 @@ static inline int emit(move_t *out, int n, int from, bb_t t) {
 /* Lists the moves of the men of `men` through pro, landing on land; returns the new count. */
 static inline int emit_men(const struct bb_geom *g, move_t *out, int n, bb_t men, bb_t pro,
                            bb_t land) {
-    while (men) {
+    while (bb_any(men)) {
         int from = bb_pop(&men);
         n = emit(out, n, from, bb_slides(g, from, pro) & land);
     }
@@ -85,10 +85,10 @@ static int count_slides(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) 
 
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
 bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
-    if (!bb_several(gen & (gen - 1))) {
+    if (!bb_several(bb_without_lowest(gen))) {
         /* one or two pieces: their rays are cheaper than the fills */
-        bb_t r = 0;
-        while (gen) r |= bb_slides(g, bb_pop(&gen), pro);
+        bb_t r = BB_EMPTY;
+        while (bb_any(gen)) r |= bb_slides(g, bb_pop(&gen), pro);
         return r & land;
     }
     return BB_BY_SIZE(g->size, slide_set_n(g, gen, pro, land, n));
@@ -148,7 +148,8 @@ bool movegen_is_legal(const struct position *p, move_t m) {
     for (int d = 0; d < DIR_NB; d++) {
         if (!bb_has(g->ray[d][from], to)) continue;
         bb_t path = g->ray[d][from] & ~g->ray[d][to]; /* the squares up to `to`, `to` included */
-        return !(path & occ) && !(path & ~bb_sq(to) & block) && !bb_has(forbidden, to);
+        return bb_is_empty(path & occ) && bb_is_empty(path & ~bb_sq(to) & block) &&
+               !bb_has(forbidden, to);
     }
     return false;
 }

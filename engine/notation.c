@@ -320,7 +320,7 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
     if (mt.has_captures) {
         struct position after;
         bb_t caught = make_move(&after, p, mv);
-        if (caught != mt.captures) {
+        if (!bb_eq(caught, mt.captures)) {
             char listed[MOVE_TEXT_MAX];
             move_write_captures(mv, caught, n, listed);
             return fail(err, errlen, "move '%s': the captures listed are wrong; the move is %s", q,
@@ -345,7 +345,7 @@ int move_write_captures(move_t m, bb_t captures, int size, char *out) {
     sq_name(move_from(m), size, a);
     sq_name(move_to(m), size, b);
     int len = sprintf(out, "%s-%s", a, b);
-    while (captures) {
+    while (bb_any(captures)) {
         sq_name(bb_pop(&captures), size, a);
         len += sprintf(out + len, "x%s", a);
     }

@@ -225,7 +225,7 @@ static bool otn_speeds(const char *val, size_t len, int *king_speed, const char 
 
 /* Reads an OTN square list ("a1,k11,") into a bitboard; false on a bad square. */
 static bool otn_squares(const char *val, size_t len, int size, bb_t *out) {
-    bb_t b = 0;
+    bb_t b = BB_EMPTY;
     size_t i = 0;
     while (i < len) {
         if (val[i] == ',') {
@@ -269,7 +269,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     bool attackers_first = true, have_dim = false, have_start = false;
     char start_rows[VARIANT_FEN_MAX - 4] = "";
     char start_fen[VARIANT_FEN_MAX];
-    bb_t cor_list = 0, cen_list = 0;
+    bb_t cor_list = BB_EMPTY, cen_list = BB_EMPTY;
     bool have_cor = false, have_cen = false;
     /* fortress tokens: what OpenTafl's fortress model needs to match ours (checked at the end) */
     unsigned afor_pass = KIND_A | KIND_D | KIND_K, afor_stop = KIND_A | KIND_D | KIND_K;
@@ -461,22 +461,22 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     int n = r.size;
     bb_t phys_corners = bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
     if (have_cor) {
-        if (cor_list == 0)
+        if (bb_is_empty(cor_list))
             r.corners = false;
-        else if (cor_list != phys_corners)
+        else if (!bb_eq(cor_list, phys_corners))
             return fail(err, errlen,
                         "rules token 'cor': unsupported: corners other than the four "
                         "corner squares%s%s",
                         "", "");
     }
     if (!r.corners) r.hostile_corner = 0;
-    if (have_cen && cen_list == 0) {
+    if (have_cen && bb_is_empty(cen_list)) {
         /* no centre square: the middle square is ordinary, passed, held and hostile to nobody */
         r.centre = false;
         r.throne_stop = THRONE_KING;
         r.throne_pass = THRONE_ALL;
         r.hostile_throne_empty = r.hostile_throne_king = 0;
-    } else if (have_cen && cen_list != bb_sq((n / 2) * n + n / 2))
+    } else if (have_cen && !bb_eq(cen_list, bb_sq((n / 2) * n + n / 2)))
         return fail(err, errlen,
                     "rules token 'cen': unsupported: a centre other than the middle "
                     "square%s%s",
@@ -489,7 +489,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     /* fortress squares as hnefi has them: pieces standing on them cross and hold them, no one
        re-enters (OpenTafl reads aforre only beside cenre), and they are no anvil; OpenTafl judges
        hostility by side, so a K alone in aforh is hostile to no one */
-    if (r.forts) {
+    if (bb_any(r.forts)) {
         unsigned all = KIND_A | KIND_D | KIND_K;
         if (!have_cenre || !have_aforre || afor_reenter != 0)
             return fail(err, errlen,
@@ -573,9 +573,9 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     if (v->centre && v->throne_pass == THRONE_KING) o += sprintf(o, " cenp:K");
     if (v->centre && v->throne_pass == THRONE_NOBODY) o += sprintf(o, " cenp:");
     if (v->centre && v->throne_stop == THRONE_NOBODY) o += sprintf(o, " cens:");
-    if (v->forts) { /* no one re-enters them (aforre is read only beside cenre) */
+    if (bb_any(v->forts)) { /* no one re-enters them (aforre is read only beside cenre) */
         o += sprintf(o, " afor:");
-        for (bb_t f = v->forts; f;) {
+        for (bb_t f = v->forts; bb_any(f);) {
             char sq[SQ_NAME_MAX];
             sq_name(bb_pop(&f), v->size, sq);
             o += sprintf(o, "%s,", sq);

@@ -26,11 +26,11 @@ __attribute__((constructor)) static void zobrist_init(void) {
 uint64_t pos_compute_key(const struct position *p) {
     uint64_t key = p->side == SIDE_DEFENDERS ? zobrist_side : 0;
     bb_t b = p->att;
-    while (b) key ^= zobrist_piece[PIECE_ATTACKER][bb_pop(&b)];
+    while (bb_any(b)) key ^= zobrist_piece[PIECE_ATTACKER][bb_pop(&b)];
     b = p->def;
-    while (b) key ^= zobrist_piece[PIECE_DEFENDER][bb_pop(&b)];
+    while (bb_any(b)) key ^= zobrist_piece[PIECE_DEFENDER][bb_pop(&b)];
     b = p->king;
-    while (b) key ^= zobrist_piece[PIECE_KING][bb_pop(&b)];
+    while (bb_any(b)) key ^= zobrist_piece[PIECE_KING][bb_pop(&b)];
     return key;
 }
 
@@ -64,7 +64,7 @@ void pos_play_known(struct position *dst, const struct position *src, move_t m, 
         p.king_sq = (int8_t)to;
     }
     p.key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
-    for (bb_t c = captures; c;) p.key ^= zobrist_piece[victim][bb_pop(&c)];
+    for (bb_t c = captures; bb_any(c);) p.key ^= zobrist_piece[victim][bb_pop(&c)];
     if (mover == SIDE_ATTACKERS)
         p.def &= ~captures;
     else
@@ -79,15 +79,15 @@ void pos_play_known(struct position *dst, const struct position *src, move_t m, 
 bool pos_valid(const struct position *p, char *err, size_t errlen) {
     const struct variant *v = p->v;
     const char *why = NULL;
-    if ((p->att | p->def | p->king) & ~v->g.board)
+    if (bb_any((p->att | p->def | p->king) & ~v->g.board))
         why = "a piece off the board";
-    else if ((p->att & p->def) || ((p->att | p->def) & p->king))
+    else if (bb_any(p->att & p->def) || bb_any((p->att | p->def) & p->king))
         why = "two pieces on one square";
     else if (bb_popcount(p->king) != 1)
         why = "not exactly one king";
-    else if (p->king != bb_sq(p->king_sq))
+    else if (!bb_eq(p->king, bb_sq(p->king_sq)))
         why = "king square out of step";
-    else if ((p->att | p->def) & v->men_forbidden & ~v->forts)
+    else if (bb_any((p->att | p->def) & v->men_forbidden & ~v->forts))
         why = "a man on a square only the king may hold";
     else if (p->key != pos_compute_key(p))
         why = "Zobrist key out of step";

@@ -11,7 +11,7 @@ static inline bb_t anvils(const struct position *p, int mover, unsigned victim) 
     if (mover == SIDE_DEFENDERS && v->king_anvil) a |= p->king;
     if (v->hostile_corner & victim) a |= v->corner_mask & empty;
     if (v->hostile_throne_empty & victim) a |= v->throne & empty;
-    if ((v->hostile_throne_king & victim) && p->king == v->throne) a |= v->throne;
+    if ((v->hostile_throne_king & victim) && bb_eq(p->king, v->throne)) a |= v->throne;
     return a;
 }
 
@@ -29,16 +29,16 @@ static inline bool sw_bracket(const struct position *p, int sq, bb_t own) {
  */
 static bb_t sw_run(const struct position *p, int start, int d, int in, bb_t own, bb_t enemy) {
     const struct bb_geom *g = &p->v->g;
-    bb_t run = 0;
+    bb_t run = BB_EMPTY;
     int len = 0, s = start;
     while (s >= 0 && bb_has(enemy, s)) {
         int inner = g->nb[s][in];
-        if (inner < 0 || !bb_has(own, inner)) return 0;
+        if (inner < 0 || !bb_has(own, inner)) return BB_EMPTY;
         run |= bb_sq(s);
         len++;
         s = g->nb[s][d];
     }
-    if (len < 2 || !sw_bracket(p, s, own)) return 0;
+    if (len < 2 || !sw_bracket(p, s, own)) return BB_EMPTY;
     return run;
 }
 
@@ -49,7 +49,7 @@ static bb_t shieldwall_captures(const struct position *p, int to, int mover) {
     bb_t own = pos_side_pieces(p, mover);
     bb_t enemy = pos_side_pieces(p, !mover);
     bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
-    bb_t caught = 0;
+    bb_t caught = BB_EMPTY;
     int in = g->inward[to];
     if (in >= 0) {
         /* the bracketing move: walls running away from `to` along its edge */
@@ -87,7 +87,7 @@ bb_t rules_capture_squares(const struct position *p) {
     bb_t empty = g->board & ~pos_occupied(p);
     /* a victim with an anvil beyond it in direction d is taken by a man landing on its other
        side, one step against d */
-    bb_t squares = 0;
+    bb_t squares = BB_EMPTY;
     for (int d = 0; d < DIR_NB; d++) {
         int back = (d + 2) % 4;
         squares |= bb_shift(victims & bb_shift(anvil, back, g), back, g);
@@ -100,9 +100,9 @@ bb_t rules_captures_full(const struct position *p, int to, int mover) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     bb_t enemy_men = mover == SIDE_ATTACKERS ? p->def : p->att;
-    bb_t caught = 0;
+    bb_t caught = BB_EMPTY;
     bb_t near = enemy_men & g->nbrs[to];
-    if (near) {
+    if (bb_any(near)) {
         bb_t anvil = anvils(p, mover, mover == SIDE_ATTACKERS ? KIND_D : KIND_A);
         for (int d = 0; d < DIR_NB; d++) {
             int vsq = g->nb[to][d];
@@ -114,21 +114,22 @@ bb_t rules_captures_full(const struct position *p, int to, int mover) {
                      p->king_sq == f) {
                 /* Linnaean capture: the king's three other neighbours are attackers */
                 bb_t others = g->nbrs[p->king_sq] & ~bb_sq(vsq);
-                if ((others & p->att) == others) caught |= bb_sq(vsq);
+                if (bb_eq(others & p->att, others)) caught |= bb_sq(vsq);
             }
         }
     }
     /* a wall flanked by the move starts with an enemy piece beside `to` on the edge */
-    if (v->shieldwall && (v->sw_flank_only ? g->inward[to] >= 0 && (pos_side_pieces(p, !mover) &
-                                                                    g->nbrs[to] & g->edge)
-                                           : true))
+    if (v->shieldwall &&
+        (v->sw_flank_only
+             ? g->inward[to] >= 0 && bb_any(pos_side_pieces(p, !mover) & g->nbrs[to] & g->edge)
+             : true))
         caught |= shieldwall_captures(p, to, mover);
     return caught;
 }
 
 /* Returns the squares that count against the king (§4.2) given the attackers and the occupied. */
 static inline bb_t against_king(const struct variant *v, bb_t att, bb_t occ) {
-    bb_t hostile = 0;
+    bb_t hostile = BB_EMPTY;
     if (v->hostile_corner & KIND_K) hostile |= v->corner_mask;
     if (v->hostile_throne_empty & KIND_K) hostile |= v->throne;
     return att | (hostile & ~occ);
@@ -141,17 +142,18 @@ static inline bool king_taken(const struct position *p, int to, bb_t att, bb_t o
     int k = p->king_sq;
     if (!bb_has(g->nbrs[k], to)) return false;
     bb_t against = against_king(v, att, occ);
-    bool edge = (p->king & g->edge) != 0; /* an off-board neighbour */
+    bool edge = bb_any(p->king & g->edge); /* an off-board neighbour */
     enum king_capture mode = v->king_capture;
     if (mode == KING_CAPTURE_THRONE_FOUR)
-        mode = (g->nbrs[k] | p->king) & v->throne ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+        mode =
+            bb_any((g->nbrs[k] | p->king) & v->throne) ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
     if (mode == KING_CAPTURE_CUSTODIAL) {
         int d = 0;
         while (g->nb[k][d] != to) d++;
         int q = g->nb[k][(d + 2) % 4]; /* the square beyond the king, seen from to */
         return q >= 0 ? bb_has(against, q) : v->hostile_edge_king;
     }
-    return (g->nbrs[k] & ~against) == 0 && (!edge || v->hostile_edge_king);
+    return bb_is_empty(g->nbrs[k] & ~against) && (!edge || v->hostile_edge_king);
 }
 
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
@@ -170,20 +172,21 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     const struct bb_geom *g = &v->g;
     int k = p->king_sq;
     bb_t occ = pos_occupied(p);
-    bb_t spots = g->nbrs[k] & ~occ & ~v->men_forbidden, caps = 0, maybe = 0;
-    *captures = 0;
-    if (!spots) return 0;
+    bb_t spots = g->nbrs[k] & ~occ & ~v->men_forbidden, caps = BB_EMPTY, maybe = BB_EMPTY;
+    *captures = BB_EMPTY;
+    if (bb_is_empty(spots)) return BB_EMPTY;
     enum king_capture mode = v->king_capture;
     if (mode == KING_CAPTURE_THRONE_FOUR)
-        mode = (g->nbrs[k] | p->king) & v->throne ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+        mode =
+            bb_any((g->nbrs[k] | p->king) & v->throne) ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
     if (mode == KING_CAPTURE_FOUR) {
         /* the arriving attacker must fill the only square beside the king that does not yet
            count against him */
         bb_t need = g->nbrs[k] & ~against_king(v, p->att, occ);
-        if ((!(p->king & g->edge) || v->hostile_edge_king) && !bb_several(need))
+        if ((bb_is_empty(p->king & g->edge) || v->hostile_edge_king) && !bb_several(need))
             caps = spots & need;
     } else {
-        for (bb_t s = spots; s;) {
+        for (bb_t s = spots; bb_any(s);) {
             int to = bb_pop(&s);
             if (king_taken(p, to, p->att | bb_sq(to), occ | bb_sq(to))) caps |= bb_sq(to);
         }
@@ -196,22 +199,23 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
         bb_t open = g->nbrs[k] & ~(p->att | p->def | v->throne | v->corner_mask);
         if (!bb_several(open)) maybe |= spots & open;
     }
-    if (v->encirclement && !(p->king & g->edge)) {
+    if (v->encirclement && bb_is_empty(p->king & g->edge)) {
         bb_t pass = g->board & ~p->att;
         /* a line from the king to the edge without an attacker keeps him out of any ring,
            unless the arriving attacker closes it, which he can do for one line only */
-        bb_t open = 0;
+        bb_t open = BB_EMPTY;
         for (int d = 0; d < DIR_NB; d++)
-            if (!(g->ray[d][k] & p->att)) open |= bb_sq(g->nb[k][d]);
-        bb_t cand = bb_several(open) ? 0 : spots & ~maybe & (open ? open : spots);
+            if (bb_is_empty(g->ray[d][k] & p->att)) open |= bb_sq(g->nb[k][d]);
+        bb_t cand = bb_several(open) ? BB_EMPTY : spots & ~maybe & (bb_any(open) ? open : spots);
         /* if the region reaches the edge with every candidate closed, none can shut him in */
-        if (bb_several(cand) && bb_flood_reaches(g, p->king, pass & ~cand, g->edge)) cand = 0;
-        for (bb_t s = cand; s;) {
+        if (bb_several(cand) && bb_flood_reaches(g, p->king, pass & ~cand, g->edge))
+            cand = BB_EMPTY;
+        for (bb_t s = cand; bb_any(s);) {
             int to = bb_pop(&s);
             /* the defenders must all be off the edge afterwards: only a shieldwall takes men
                that are not beside the target */
             bool wall = v->shieldwall && (g->inward[to] >= 0 || !v->sw_flank_only);
-            if (!wall && (p->def & g->edge & ~g->nbrs[to])) continue;
+            if (!wall && bb_any(p->def & g->edge & ~g->nbrs[to])) continue;
             /* the king must be shut in: his region without `to` (the start square, which the
                region may gain, is ignored) must not reach the edge */
             if (!bb_flood_reaches(g, p->king, pass & ~bb_sq(to), g->edge)) maybe |= bb_sq(to);
@@ -225,23 +229,25 @@ bool rules_immobile_king(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     /* an empty square beside the king other than a throne or corner lets him breathe */
-    if (g->nbrs[p->king_sq] & ~pos_occupied(p) & ~(v->throne | v->corner_mask)) return false;
+    if (bb_any(g->nbrs[p->king_sq] & ~pos_occupied(p) & ~(v->throne | v->corner_mask)))
+        return false;
     bb_t group = p->king | (p->def & g->nbrs[p->king_sq]);
     if (bb_popcount(group) > 2) return false;
     bb_t man = group & ~p->king;
-    if (man && (bb_neighbours(man, g) & p->def)) return false;
+    if (bb_any(man) && bb_any(bb_neighbours(man, g) & p->def)) return false;
     bb_t around = bb_neighbours(group, g) & ~group;
-    if ((around & (p->att | v->throne | v->corner_mask)) != around) return false;
-    if (movegen_targets(p, p->king_sq)) return false;
-    return !man || !movegen_targets(p, bb_lsb(man));
+    if (!bb_eq(around & (p->att | v->throne | v->corner_mask), around)) return false;
+    if (bb_any(movegen_targets(p, p->king_sq))) return false;
+    return bb_is_empty(man) || bb_is_empty(movegen_targets(p, bb_lsb(man)));
 }
 
 /* Tells whether the attackers enclose the king and every defender (§4.5). */
 bool rules_encircled(const struct position *p) {
     const struct bb_geom *g = &p->v->g;
-    if ((p->def | p->king) & g->edge) return false;
+    if (bb_any((p->def | p->king) & g->edge)) return false;
     for (int d = 0; d < DIR_NB; d++)
-        if (!(g->ray[d][p->king_sq] & p->att)) return false; /* a free line from the king */
+        if (bb_is_empty(g->ray[d][p->king_sq] & p->att))
+            return false; /* a free line from the king */
     return !bb_flood_reaches(g, p->def | p->king, g->board & ~p->att, g->edge);
 }
 
@@ -261,10 +267,10 @@ static bb_t fort_breakable(const struct position *p, bb_t u, bb_t stand, bb_t ho
 static bb_t fort_shieldwall_threat(const struct position *p, bb_t u, bb_t stand) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    bb_t wall = (u | p->king) & g->edge, out = 0;
-    bb_t seen = 0;
+    bb_t wall = (u | p->king) & g->edge, out = BB_EMPTY;
+    bb_t seen = BB_EMPTY;
     bb_t w = wall;
-    while (w) {
+    while (bb_any(w)) {
         int s = bb_pop(&w);
         if (bb_has(seen, s)) continue;
         int in = g->inward[s];
@@ -275,7 +281,7 @@ static bb_t fort_shieldwall_threat(const struct position *p, bb_t u, bb_t stand)
         while (g->nb[a][back] >= 0 && bb_has(wall, g->nb[a][back]) &&
                g->inward[g->nb[a][back]] == in)
             a = g->nb[a][back];
-        bb_t run = 0;
+        bb_t run = BB_EMPTY;
         int len = 0, b = a;
         bool fronted = true;
         while (b >= 0 && bb_has(wall, b) && g->inward[b] == in) {
@@ -301,19 +307,20 @@ static bb_t fort_shieldwall_threat(const struct position *p, bb_t u, bb_t stand)
 bool rules_exit_fort(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    if (!(p->king & g->edge)) return false;
+    if (bb_is_empty(p->king & g->edge)) return false;
     bb_t occ = pos_occupied(p), empty = g->board & ~occ;
-    if (!(bb_neighbours(p->king, g) & empty)) return false;
+    if (bb_is_empty(bb_neighbours(p->king, g) & empty)) return false;
     /* F1: the interior around the king, through everything but defender men */
     bb_t interior = bb_flood(p->king, g->board & ~p->def, g);
-    if (interior & p->att) return false;
+    if (bb_any(interior & p->att)) return false;
     /* F2: the wall */
     bb_t wall = p->def & bb_neighbours(interior, g);
     /* F3: remove what the attackers could ever break */
-    bb_t host = 0;
+    bb_t host = BB_EMPTY;
     if (v->hostile_corner & KIND_D) host |= v->corner_mask & empty;
     if (v->hostile_throne_empty & KIND_D) host |= v->throne & empty;
-    bb_t no_enter = interior | v->corner_mask | (v->throne_pass == THRONE_ALL ? 0 : v->throne);
+    bb_t no_enter =
+        interior | v->corner_mask | (v->throne_pass == THRONE_ALL ? BB_EMPTY : v->throne);
     bb_t u = p->def;
     for (;;) {
         bb_t pass = (empty | (p->def & ~u) | p->att) & ~no_enter;
@@ -321,8 +328,8 @@ bool rules_exit_fort(const struct position *p) {
         bb_t stand = (reach | p->att) & ~(v->throne | v->corner_mask);
         bb_t gone = fort_breakable(p, u, stand, host);
         if (v->shieldwall) gone |= fort_shieldwall_threat(p, u, stand);
-        if (!gone) return true;
-        if (gone & wall) return false;
+        if (bb_is_empty(gone)) return true;
+        if (bb_any(gone & wall)) return false;
         u &= ~gone;
     }
 }
@@ -337,7 +344,7 @@ void rules_decide_full(struct position *p, int to, int mover) {
     const struct variant *v = p->v;
     p->result = RESULT_NONE;
     p->reason = END_NONE;
-    if ((mover == SIDE_DEFENDERS || to < 0) && (p->king & v->escape_mask)) {
+    if ((mover == SIDE_DEFENDERS || to < 0) && bb_any(p->king & v->escape_mask)) {
         p->result = RESULT_DEFENDERS;
         p->reason = END_ESCAPE;
     } else if (mover == SIDE_DEFENDERS) {

@@ -21,8 +21,8 @@ bb_t rules_captures_full(const struct position *p, int to, int mover);
  */
 static inline bb_t rules_captures(const struct position *p, int to, int mover) {
     const struct variant *v = p->v;
-    if (!(pos_side_pieces(p, !mover) & v->g.nbrs[to])) return 0;
-    if (bb_has(p->king, to) && !v->king_hammer) return 0;
+    if (bb_is_empty(pos_side_pieces(p, !mover) & v->g.nbrs[to])) return BB_EMPTY;
+    if (bb_has(p->king, to) && !v->king_hammer) return BB_EMPTY;
     return rules_captures_full(p, to, mover);
 }
 
@@ -74,9 +74,9 @@ static inline void rules_decide(struct position *p, int to, int mover) {
     p->result = RESULT_NONE;
     p->reason = END_NONE;
     if (mover == SIDE_DEFENDERS) {
-        if (!(p->king & g->edge)) return;
+        if (bb_is_empty(p->king & g->edge)) return;
     } else if (!bb_has(g->nbrs[p->king_sq], to) && !v->immobile_king) {
-        if (!v->encirclement || ((p->def | p->king) & g->edge)) return;
+        if (!v->encirclement || bb_any((p->def | p->king) & g->edge)) return;
     }
     rules_decide_full(p, to, mover);
 }

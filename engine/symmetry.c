@@ -24,8 +24,8 @@ int sym_inverse(int k) {
 /* Returns the image of a set of squares under symmetry k. */
 bb_t sym_set(int k, bb_t b, int n) {
     if (k == 0) return b;
-    bb_t r = 0;
-    while (b) r |= bb_sq(sym_square(k, bb_pop(&b), n));
+    bb_t r = BB_EMPTY;
+    while (bb_any(b)) r |= bb_sq(sym_square(k, bb_pop(&b), n));
     return r;
 }
 
@@ -57,7 +57,7 @@ unsigned sym_variant_allows(const struct variant *v) {
     for (int k = 1; k < SYM_NB; k++) {
         bool same = true;
         for (size_t i = 0; i < sizeof sets / sizeof sets[0] && same; i++)
-            same = sym_set(k, sets[i], n) == sets[i];
+            same = bb_eq(sym_set(k, sets[i], n), sets[i]);
         if (same) allowed |= 1u << k;
     }
     return allowed;

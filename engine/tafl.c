@@ -43,7 +43,7 @@ static bool window_bans(const struct position *p, const uint64_t *keys, int len,
     enum repetition_rule rule = p->v->repetition;
     if (rule != REP_ILLEGAL_THIRD && rule != REP_ILLEGAL_DEFENDER_REPEAT) return false;
     struct position after;
-    if (make_move(&after, p, m)) return false; /* a capture makes every position new */
+    if (bb_any(make_move(&after, p, m))) return false; /* a capture makes every position new */
     if (rule == REP_ILLEGAL_DEFENDER_REPEAT)
         return p->side == SIDE_DEFENDERS && window_placement_seen(keys, len, &after);
     int count = 1;
@@ -91,7 +91,7 @@ void tafl_window_status(const struct position *p, const uint64_t *keys, int len,
 /* Returns the first ply of the window that ends at pos[i]: the ply after the last capture. */
 static int window_start(const struct tafl_game *t, int i) {
     int j = i;
-    while (j > 0 && !t->captures[j - 1]) j--;
+    while (j > 0 && bb_is_empty(t->captures[j - 1])) j--;
     return j;
 }
 

@@ -76,7 +76,8 @@ static int def_legal(const void *st, int player, int *actions) {
 static void def_apply(void *st, int action) {
     struct tafl_def_state *s = st;
     struct position child;
-    if (make_move(&child, &s->pos, (move_t)action)) s->nkeys = 0; /* no recurrence past it */
+    if (bb_any(make_move(&child, &s->pos, (move_t)action)))
+        s->nkeys = 0; /* no recurrence past it */
     s->pos = child;
     s->keys[s->nkeys++] = child.key;
     s->ply++;

@@ -11,15 +11,15 @@ move_t threat_king_capture_in_one(const struct position *p) {
     const struct bb_geom *g = &v->g;
     bb_t captures, maybe = rules_king_spots(p, &captures);
     bb_t spots = captures | maybe;
-    if (!spots) return MOVE_NONE;
+    if (bb_is_empty(spots)) return MOVE_NONE;
     bb_t stop = pos_occupied(p) | v->men_block;
-    while (spots) {
+    while (bb_any(spots)) {
         int to = bb_pop(&spots);
         /* the first piece (or blocking square) from `to` in each direction: an attacker there
            can move to `to` */
         for (int d = 0; d < DIR_NB; d++) {
             bb_t first = g->ray[d][to] & stop;
-            if (!first) continue;
+            if (bb_is_empty(first)) continue;
             int s = d == DIR_NORTH || d == DIR_EAST ? bb_lsb(first) : bb_msb(first);
             if (!bb_has(p->att, s)) continue;
             move_t m = move_make(s, to);
@@ -43,8 +43,8 @@ void threat_king_reach_special(const struct position *p, struct king_reach *r) {
     r->one = movegen_king_targets(p);
     bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
     bb_t second = r->one & ~esc & towards;
-    r->two_escapes = 0;
-    while (second) {
+    r->two_escapes = BB_EMPTY;
+    while (bb_any(second)) {
         int s = bb_pop(&second);
         r->two_escapes |= movegen_king_limit(v, s, bb_slides(g, s, r->pro) & r->land);
     }
@@ -55,10 +55,10 @@ void threat_king_reach_special(const struct position *p, struct king_reach *r) {
    as a set: the attackers that can slide to sq. */
 static bb_t attackers_to(const struct position *p, int sq) {
     const struct bb_geom *g = &p->v->g;
-    bb_t stop = pos_occupied(p) | p->v->men_block, from = 0;
+    bb_t stop = pos_occupied(p) | p->v->men_block, from = BB_EMPTY;
     for (int d = 0; d < DIR_NB; d++) {
         bb_t first = g->ray[d][sq] & stop;
-        if (!first) continue;
+        if (bb_is_empty(first)) continue;
         int s = d == DIR_NORTH || d == DIR_EAST ? bb_lsb(first) : bb_msb(first);
         if (bb_has(p->att, s)) from |= bb_sq(s);
     }
@@ -84,7 +84,7 @@ static inline __attribute__((always_inline)) void outside_ring(const struct bb_g
                                                                int n, bb_t *ring, bb_t *outside) {
     uint64_t h = (bb_lo(att) ^ bb_hi(att) * 0x9E3779B97F4A7C15ULL) * 0xD6E8FEB86659FD93ULL;
     struct ring_entry *e = &ring_cache[h >> 56];
-    if (e->g == g && e->att == att) {
+    if (e->g == g && bb_eq(e->att, att)) {
         *ring = e->ring;
         *outside = e->outside;
         return;
@@ -95,7 +95,7 @@ static inline __attribute__((always_inline)) void outside_ring(const struct bb_g
     do {
         prev = out;
         out |= bb_neighbours_n(out, g, n) & free;
-    } while (out != prev);
+    } while (!bb_eq(out, prev));
     *e = (struct ring_entry){g, att, r, out};
     *ring = r;
     *outside = out;
@@ -125,29 +125,29 @@ static inline __attribute__((always_inline)) move_t encircle_n(const struct posi
     const struct bb_geom *g = &v->g;
     bb_t def = p->def | p->king;
     /* a line from the king to the edge must be closed too: at most one may be open */
-    bb_t open_line = 0;
+    bb_t open_line = BB_EMPTY;
     for (int d = 0; d < DIR_NB; d++) {
-        if (g->ray[d][p->king_sq] & p->att) continue;
-        if (open_line) return MOVE_NONE;
+        if (bb_any(g->ray[d][p->king_sq] & p->att)) continue;
+        if (bb_any(open_line)) return MOVE_NONE;
         open_line = g->ray[d][p->king_sq];
     }
     bb_t pass = g->board & ~p->att;
     bb_t ring, outside;
     outside_ring(g, p->att, n, &ring, &outside);
-    if (def & outside) return MOVE_NONE;
+    if (bb_any(def & outside)) return MOVE_NONE;
     /* the squares on shortest paths from the defenders to the edge, by distance: a square that
        every path crosses is the only one at its distance, so only those are tried */
     bb_t fwd[BB_MAX_SQUARES], seen = def;
     int len = 0;
     fwd[0] = def;
-    while (!(fwd[len] & g->edge)) {
+    while (bb_is_empty(fwd[len] & g->edge)) {
         bb_t next = bb_neighbours_n(fwd[len], g, n) & pass & ~seen;
-        if (!next) return keep_shut(p);
+        if (bb_is_empty(next)) return keep_shut(p);
         seen |= next;
         fwd[++len] = next;
     }
     bb_t empty = g->board & ~pos_occupied(p) & ~v->men_forbidden;
-    bb_t cand = 0, back = fwd[len] & g->edge, seen_back = back;
+    bb_t cand = BB_EMPTY, back = fwd[len] & g->edge, seen_back = back;
     for (int k = len; k >= 1; k--) {
         bb_t level = fwd[k] & back; /* distance k from the defenders, len - k from the edge */
         if (!bb_several(level)) cand |= level;
@@ -155,11 +155,11 @@ static inline __attribute__((always_inline)) move_t encircle_n(const struct posi
         seen_back |= back;
     }
     /* the closing square touches the ring (see above) and lies on the king's open line */
-    cand &= empty & ring & (open_line ? open_line : g->board);
-    while (cand) {
+    cand &= empty & ring & (bb_any(open_line) ? open_line : g->board);
+    while (bb_any(cand)) {
         int to = bb_pop(&cand);
         if (bb_flood_reaches_n(g, def, pass & ~bb_sq(to), g->edge, n)) continue;
-        for (bb_t from = attackers_to(p, to); from;) {
+        for (bb_t from = attackers_to(p, to); bb_any(from);) {
             move_t m = move_make(bb_pop(&from), to);
             struct position after;
             make_move(&after, p, m);
@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) move_t encircle_n(const struct posi
 
 /* Returns an attacker move that completes an encirclement at once, or MOVE_NONE. */
 move_t threat_encircle_in_one(const struct position *p) {
-    if (!p->v->encirclement || ((p->def | p->king) & p->v->g.edge)) return MOVE_NONE;
+    if (!p->v->encirclement || bb_any((p->def | p->king) & p->v->g.edge)) return MOVE_NONE;
     return BB_BY_SIZE(p->v->size, encircle_n(p, n));
 }
 

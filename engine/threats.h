@@ -20,14 +20,15 @@
 static inline bb_t threat_escape_squares(const struct position *p) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    if (!(g->lines[p->king_sq] & v->escape_mask)) return 0; /* no escape square in line */
+    if (bb_is_empty(g->lines[p->king_sq] & v->escape_mask))
+        return BB_EMPTY; /* no escape square in line */
     return movegen_king_targets(p) & v->escape_mask;
 }
 
 /* Returns a king move that escapes at once, or MOVE_NONE (the defenders to move). */
 static inline move_t threat_escape_in_one(const struct position *p) {
     bb_t t = threat_escape_squares(p);
-    return t ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
+    return bb_any(t) ? move_make(p->king_sq, bb_lsb(t)) : MOVE_NONE;
 }
 
 /* Counts the escape squares the king could reach in one move (Tablut's raichi/tuichi). */
@@ -69,12 +70,12 @@ static inline void threat_king_reach(const struct position *p, struct king_reach
  * capturing a defender never closes a path.
  */
 static inline bb_t threat_escape_blocks(const struct position *p, bb_t escapes) {
-    if (bb_several(escapes)) return 0;
+    if (bb_several(escapes)) return BB_EMPTY;
     const struct bb_geom *g = &p->v->g;
     int k = p->king_sq, e = bb_lsb(escapes);
     for (int d = 0; d < DIR_NB; d++)
         if (bb_has(g->ray[d][k], e)) return g->ray[d][k] ^ g->ray[d][e];
-    return 0;
+    return BB_EMPTY;
 }
 
 /*

@@ -140,7 +140,7 @@ static bool builtins_ready;
 static void start_from_diagram(struct variant *v, const char *diagram) {
     int n = v->size;
     struct variant_start *s = &v->start;
-    s->att = s->def = 0;
+    s->att = s->def = BB_EMPTY;
     s->side = SIDE_ATTACKERS;
     for (int row = 0; row < n; row++) {
         for (int file = 0; file < n; file++) {
@@ -182,21 +182,21 @@ void variant_finish(struct variant *v) {
     int n = v->size;
     bb_geom_init(&v->g, n);
     v->throne_sq = v->centre ? (n / 2) * n + n / 2 : -1;
-    v->throne = v->centre ? bb_sq(v->throne_sq) : 0;
-    v->corner_mask = 0;
+    v->throne = v->centre ? bb_sq(v->throne_sq) : BB_EMPTY;
+    v->corner_mask = BB_EMPTY;
     if (v->corners)
         v->corner_mask = bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
     v->escape_mask = v->escape == ESCAPE_EDGE
                          ? v->g.edge
                          : bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
     v->men_forbidden = v->throne | v->corner_mask | v->forts;
-    v->king_forbidden = (v->throne_stop == THRONE_NOBODY ? v->throne : 0) | v->forts;
-    v->men_block = (v->throne_pass == THRONE_ALL ? 0 : v->throne) | v->forts;
-    v->king_block = (v->throne_pass == THRONE_NOBODY ? v->throne : 0) | v->forts;
+    v->king_forbidden = (v->throne_stop == THRONE_NOBODY ? v->throne : BB_EMPTY) | v->forts;
+    v->men_block = (v->throne_pass == THRONE_ALL ? BB_EMPTY : v->throne) | v->forts;
+    v->king_block = (v->throne_pass == THRONE_NOBODY ? v->throne : BB_EMPTY) | v->forts;
     if (v->king_speed < 0) v->king_speed = 0;
-    v->special_moves = v->forts || v->king_speed;
+    v->special_moves = bb_any(v->forts) || v->king_speed;
     for (int sq = 0; sq < n * n; sq++) {
-        v->king_near[sq] = 0;
+        v->king_near[sq] = BB_EMPTY;
         for (int d = 0; d < DIR_NB && v->king_speed; d++)
             for (int s = v->g.nb[sq][d], k = 1; s >= 0 && k <= v->king_speed;
                  s = v->g.nb[s][d], k++)

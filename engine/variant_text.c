@@ -77,7 +77,7 @@ bool variant_set_option(struct variant *v, const char *key, const char *value, c
                 return fail(err, errlen, "option %s: '%s' is not yes/no/on/off", key, value);
             memcpy(field, &b, sizeof b);
         } else if (o->type == OPT_SQUARES) {
-            bb_t set = 0;
+            bb_t set = BB_EMPTY;
             for (const char *c = value; *c && strcmp(value, "-") != 0;) {
                 if (*c == ',') {
                     c++;
@@ -149,7 +149,7 @@ int variant_describe(const struct variant *v, char *out, size_t outlen) {
             memcpy(&set, field, sizeof set);
             size_t at = 0;
             val[0] = '\0';
-            while (set) {
+            while (bb_any(set)) {
                 char sq[SQ_NAME_MAX];
                 sq_name(bb_pop(&set), v->size, sq);
                 at += (size_t)snprintf(val + at, sizeof val - at, "%s%s", at ? "," : "", sq);

@@ -33,7 +33,7 @@ static int corner_terms(const struct position *p, const struct eval_weights *w) 
     if (w->king_edge_reach || w->king_sealed) {
         bb_t region = bb_flood(p->king, g->board & ~p->att, g);
         score += w->king_edge_reach * bb_popcount(region & g->edge);
-        if (!(region & corners)) score -= w->king_sealed;
+        if (bb_is_empty(region & corners)) score -= w->king_sealed;
     }
     return score;
 }
@@ -48,13 +48,13 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     struct king_reach k;
     threat_king_reach(p, &k);
     score += w->king_mobility * bb_popcount(k.one);
-    if (k.two_escapes) {
+    if (bb_any(k.two_escapes)) {
         score += w->escape_in_two + w->escape_routes_two * (bb_popcount(k.two_escapes) - 1);
     } else {
         /* a slide ends on a corner only from the corner's rank or file, both on the edge */
         bb_t towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
         bb_t reach2 = movegen_slide_set(g, k.one, k.pro, k.land);
-        if (movegen_slide_set(g, reach2 & towards, k.pro, k.land) & v->escape_mask)
+        if (bb_any(movegen_slide_set(g, reach2 & towards, k.pro, k.land) & v->escape_mask))
             score += w->escape_in_three;
     }
 
@@ -65,7 +65,7 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     if (v->escape == ESCAPE_CORNER) {
         int guard = g->size >= 9 ? w->corner_guard : w->small_corner_guard;
         score -= guard * bb_popcount(g->beside_corners & p->att);
-        if (p->king & g->edge) score += w->edge_king;
+        if (bb_any(p->king & g->edge)) score += w->edge_king;
         score += corner_terms(p, w);
     }
     score = p->side == SIDE_DEFENDERS ? score : -score;

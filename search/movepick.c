@@ -60,7 +60,7 @@ static void order_init(struct order *o, const struct history *h, const struct po
     o->king_sq = p->king_sq;
     o->escapes = p->v->escape_mask;
     o->contact = bb_neighbours(p->side == SIDE_ATTACKERS ? p->def : p->att, g);
-    o->near_king = p->side == SIDE_ATTACKERS ? g->nbrs[p->king_sq] : 0;
+    o->near_king = p->side == SIDE_ATTACKERS ? g->nbrs[p->king_sq] : BB_EMPTY;
 }
 
 /* Returns a move's ordering score: table move, escapes, then history, killers, contact. */
@@ -133,14 +133,14 @@ static int list_moves(const struct picker *mp, move_t *moves, int *scores) {
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
     bb_t fort_men = men & v->forts; /* men on fortress squares (movegen.h), listed last */
-    for (men &= ~v->forts; men;) {
+    for (men &= ~v->forts; bb_any(men);) {
         int from = bb_pop(&men);
         n = add_scored(o, moves, scores, n, from, bb_slides(g, from, pro) & land);
     }
-    if (!fort_men) return n;
+    if (bb_is_empty(fort_men)) return n;
     pro = movegen_unfort(v, pro, empty);
     land = movegen_unfort(v, land, empty);
-    while (fort_men) {
+    while (bb_any(fort_men)) {
         int from = bb_pop(&fort_men);
         n = add_scored(o, moves, scores, n, from, bb_slides(g, from, pro) & land);
     }

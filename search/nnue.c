@@ -229,7 +229,7 @@ static inline void add_column(const struct nnue_net *net, int16_t *acc, int inpu
 /* Adds the columns of every piece of kind pk on the squares of b. */
 static void add_plane(const struct nnue_net *net, int16_t *acc, enum piece pk, bb_t b) {
     int squares = net->size * net->size;
-    while (b) add_column(net, acc, nnue_input(squares, pk, bb_pop(&b)), 1);
+    while (bb_any(b)) add_column(net, acc, nnue_input(squares, pk, bb_pop(&b)), 1);
 }
 
 /* Computes the king's reach in p. */
@@ -246,7 +246,7 @@ int nnue_king_inputs(const struct position *p, int *out) {
     int squares = p->v->size * p->v->size, n = 0;
     struct nnue_reach r;
     nnue_reach_of(p, &r);
-    for (bb_t b = r.one; b;) out[n++] = NNUE_PLANES * squares + bb_pop(&b);
+    for (bb_t b = r.one; bb_any(b);) out[n++] = NNUE_PLANES * squares + bb_pop(&b);
     out[n++] = (NNUE_PLANES + 1) * squares + r.bucket;
     return n;
 }
@@ -254,7 +254,7 @@ int nnue_king_inputs(const struct position *p, int *out) {
 /* Adds (sign 1) or subtracts (sign -1) the reach columns of the squares of b and of a bucket. */
 static void add_reach(const struct nnue_net *net, int16_t *acc, bb_t b, int bucket, int sign) {
     int squares = net->size * net->size;
-    while (b) add_column(net, acc, NNUE_PLANES * squares + bb_pop(&b), sign);
+    while (bb_any(b)) add_column(net, acc, NNUE_PLANES * squares + bb_pop(&b), sign);
     if (bucket >= 0) add_column(net, acc, (NNUE_PLANES + 1) * squares + bucket, sign);
 }
 
@@ -283,7 +283,8 @@ void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, stru
         const int16_t *wt = net->w1 + (size_t)nnue_input(squares, pk, to) * h;
         /* one pass for the moved piece, then one per captured man (rare) */
         for (int j = 0; j < h; j++) acc->v[j] = (int16_t)(parent->v[j] - wf[j] + wt[j]);
-        while (caught) add_column(net, acc->v, nnue_input(squares, victim, bb_pop(&caught)), -1);
+        while (bb_any(caught))
+            add_column(net, acc->v, nnue_input(squares, victim, bb_pop(&caught)), -1);
     }
     if (net->arch == NNUE_ARCH_KING_REACH) {
         /* only the squares that came into or left the king's reach */

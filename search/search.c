@@ -166,7 +166,7 @@ static int qsearch_captures(struct thread *t, const struct position *p, int alph
     int stand = evaluate(t, p, ply);
     if (!t->s->opt.params.qs_captures || qply >= QS_CAPTURE_PLIES || stand >= beta) return stand;
     bb_t squares = rules_capture_squares(p);
-    if (!squares) return stand;
+    if (bb_is_empty(squares)) return stand;
     if (stand > alpha) alpha = stand;
     int best = stand;
     move_t moves[MAX_MOVES];
@@ -176,7 +176,7 @@ static int qsearch_captures(struct thread *t, const struct position *p, int alph
         if (!bb_has(squares, move_to(moves[i]))) continue;
         bb_t caught = make_move(&child, p, moves[i]);
         count_node(t);
-        if (!caught) continue; /* the king cannot capture, or a piece left the anvil */
+        if (bb_is_empty(caught)) continue; /* the king cannot capture, or a piece left the anvil */
         if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
         int score = child.result != RESULT_NONE
                         ? -end_score(&child, ply + 1)
@@ -357,18 +357,19 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         bb_t caught = make_move(&child, p, m);
         /* a pruned move must not threaten a win (a line opened for the king, a ring closing); it
            is made to see that, but not searched, so it is no node */
-        if (prune && !caught && child.result == RESULT_NONE && !threat_against(&child)) continue;
+        if (prune && bb_is_empty(caught) && child.result == RESULT_NONE && !threat_against(&child))
+            continue;
         count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
         int floor = t->rep_floor;
-        if (caught) t->rep_floor = t->nkeys - 1; /* nothing before a capture can repeat */
+        if (bb_any(caught)) t->rep_floor = t->nkeys - 1; /* nothing before a capture can repeat */
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
-        } else if (!caught && p->v->repetition != REP_NONE && is_repetition(t)) {
+        } else if (bb_is_empty(caught) && p->v->repetition != REP_NONE && is_repetition(t)) {
             score = -repetition_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
         } else {
@@ -379,8 +380,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 int r = 0;
                 /* late quiet moves are reduced, but never king moves or moves beside the king:
                    escapes, forts and captures of the king grow from those */
-                if (s->opt.lmr && depth >= 3 && searched >= 4 && !caught && !threat && !king_area &&
-                    move_score < (1 << 20)) {
+                if (s->opt.lmr && depth >= 3 && searched >= 4 && bb_is_empty(caught) && !threat &&
+                    !king_area && move_score < (1 << 20)) {
                     if (sp->lmr_log)
                         r = lmr_reduction(depth, searched, sp->lmr_div) - pv_node;
                     else
@@ -413,7 +414,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)t->pv_len[ply + 1] * sizeof(move_t));
                 t->pv_len[ply] = t->pv_len[ply + 1] + 1;
                 if (alpha >= beta) {
-                    if (!caught) {
+                    if (bb_is_empty(caught)) {
                         if (sp->hist_malus)
                             history_update_malus(&t->hist, p, m, tried, ntried, depth, ply);
                         else
@@ -423,7 +424,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 }
             }
         }
-        if (!caught) tried[ntried++] = m;
+        if (bb_is_empty(caught)) tried[ntried++] = m;
     }
     if (searched == 0) return alpha; /* every root move excluded */
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
@@ -669,7 +670,8 @@ void search_run(struct search *s, const struct tafl_game *game, const struct sea
     move_t root_moves[MAX_MOVES];
     int nroot = tafl_legal_moves(game, root_moves);
     int first = game->n;
-    while (first > 0 && !game->captures[first - 1] && game->n - first < MAX_GAME_PLIES) first--;
+    while (first > 0 && bb_is_empty(game->captures[first - 1]) && game->n - first < MAX_GAME_PLIES)
+        first--;
     for (int i = 0; i < s->nthreads; i++) {
         struct thread *t = s->threads[i];
         __atomic_store_n(&t->nodes, 0, __ATOMIC_RELAXED);

@@ -130,8 +130,8 @@ bool solver_has_move(const struct position *p) {
     bb_t empty = g->board & ~pos_occupied(p);
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     /* a man or the king next to a square he may stop on can move there */
-    if (bb_neighbours(men, g) & empty & ~v->men_forbidden) return true;
-    if (p->side == SIDE_DEFENDERS && (g->nbrs[p->king_sq] & empty & ~v->king_forbidden))
+    if (bb_any(bb_neighbours(men, g) & empty & ~v->men_forbidden)) return true;
+    if (p->side == SIDE_DEFENDERS && bb_any(g->nbrs[p->king_sq] & empty & ~v->king_forbidden))
         return true;
     return movegen_count(p) > 0;
 }
@@ -190,12 +190,12 @@ static move_t try_onto(uint64_t *nodes, const struct position *p, bb_t targets, 
     bb_t stop = occ | (king ? v->king_block : v->men_block);
     targets &= g->board & ~occ & ~(king ? v->king_forbidden : v->men_forbidden);
     struct position c;
-    while (targets) {
+    while (bb_any(targets)) {
         int to = bb_pop(&targets);
         /* the first piece or blocking square from `to` in each direction can slide to `to` */
         for (int d = 0; d < DIR_NB; d++) {
             bb_t first = g->ray[d][to] & stop;
-            if (!first) continue;
+            if (bb_is_empty(first)) continue;
             int from = d == DIR_NORTH || d == DIR_EAST ? bb_lsb(first) : bb_msb(first);
             if (!bb_has(pieces, from)) continue;
             move_t m = move_make(from, to);
@@ -215,9 +215,9 @@ static bb_t shortest_path(const struct bb_geom *g, int from, bb_t pass, bb_t goa
     int k = 0;
     layer[0] = bb_sq(from);
     bb_t seen = layer[0];
-    while (!(layer[k] & goal)) {
+    while (bb_is_empty(layer[k] & goal)) {
         bb_t next = bb_neighbours(layer[k], g) & pass & ~seen;
-        if (!next) return 0;
+        if (bb_is_empty(next)) return BB_EMPTY;
         seen |= next;
         layer[++k] = next;
     }
@@ -241,7 +241,7 @@ static move_t attackers_other_win(uint64_t *nodes, const struct position *p) {
        without an attacker; a move off one such path leaves it open (emptying `from` or
        capturing defenders opens, never closes) */
     bb_t path = shortest_path(g, p->king_sq, g->board & ~p->att, g->edge);
-    if (!path)
+    if (bb_is_empty(path))
         return try_all(nodes, p); /* already closed (a loaded position): any move may keep it */
     return try_onto(nodes, p, path, false);
 }
@@ -257,7 +257,7 @@ static move_t defenders_fort_win(uint64_t *nodes, const struct position *p) {
        through the squares without a defender man, or captures that attacker */
     bb_t pass = g->board & ~p->def;
     bb_t path = shortest_path(g, p->king_sq, pass, p->att);
-    if (!path) return try_all(nodes, p);
+    if (bb_is_empty(path)) return try_all(nodes, p);
     int a = bb_lsb(path & p->att);
     return try_onto(nodes, p, path | g->nbrs[a], false);
 }
@@ -279,13 +279,13 @@ static move_t stuck_win(uint64_t *nodes, const struct position *p) {
     if (o == SIDE_DEFENDERS) {
         bb_t kt = g->nbrs[p->king_sq] & empty & ~v->king_forbidden;
         if (bb_several(kt)) return MOVE_NONE;
-        if (kt) cand = kt, any = true;
+        if (bb_any(kt)) cand = kt, any = true;
     }
     bb_t q = (o == SIDE_ATTACKERS ? p->att : p->def) & bb_neighbours(empty & ~v->men_forbidden, g);
-    bb_t wall = v->shieldwall ? g->edge : 0;
-    while (q && cand) {
+    bb_t wall = v->shieldwall ? g->edge : BB_EMPTY;
+    while (bb_any(q) && bb_any(cand)) {
         int sq = bb_pop(&q);
-        cand &= g->nbrs[sq] | (bb_has(g->edge, sq) ? wall : 0);
+        cand &= g->nbrs[sq] | (bb_has(g->edge, sq) ? wall : BB_EMPTY);
         any = true;
     }
     if (!any) return try_all(nodes, p); /* moves over the throne only: no shortcut */

@@ -292,7 +292,7 @@ static bool read_game(const uint8_t *frame, size_t len, int64_t game, int count,
         d.ply = (int)get_le(r + 38, 2);
         char why[120];
         /* the key is computed only for men on the board: its tables stop at the last square */
-        bool on_board = r[32] < cells && !((d.pos.att | d.pos.def) & ~c->v->g.board);
+        bool on_board = r[32] < cells && bb_is_empty((d.pos.att | d.pos.def) & ~c->v->g.board);
         if (on_board) {
             d.pos.king = bb_sq(r[32]);
             d.pos.key = pos_compute_key(&d.pos);

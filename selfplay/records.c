@@ -134,7 +134,7 @@ static bool replay(const char *s, size_t n, struct record *out, struct tafl_game
             snprintf(err, errlen, "ply %d: %s", t->n + 1, why);
             return false;
         }
-        if (t->captures[t->n - 1] != mt.captures) {
+        if (!bb_eq(t->captures[t->n - 1], mt.captures)) {
             snprintf(err, errlen, "ply %d '%s': the captures listed are not what the move takes",
                      t->n, tok);
             return false;
@@ -395,7 +395,7 @@ static bool otg_turn(char *text, struct tafl_game *t, char *why, size_t whylen) 
             snprintf(why, whylen, "ply %d: %s", t->n + 1, err);
             return false;
         }
-        if (mt.has_captures && t->captures[t->n - 1] != mt.captures) {
+        if (mt.has_captures && !bb_eq(t->captures[t->n - 1], mt.captures)) {
             snprintf(why, whylen, "ply %d '%s': the captures listed are not what the move takes",
                      t->n, tok);
             return false;

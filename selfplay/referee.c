@@ -67,7 +67,7 @@ static void lose(struct played_game *out, int loser, int end, const char *who, c
 /* Counts the plies since the last capture. */
 static int quiet_plies(const struct tafl_game *g) {
     int k = 0;
-    while (k < g->n && !g->captures[g->n - 1 - k]) k++;
+    while (k < g->n && bb_is_empty(g->captures[g->n - 1 - k])) k++;
     return k;
 }
 

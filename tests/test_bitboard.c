@@ -15,10 +15,10 @@ static void single_squares(void) {
         CHECK_EQ_INT(bb_lsb(b), sq);
         CHECK_EQ_INT(bb_msb(b), sq);
         CHECK(!bb_several(b));
-        CHECK(bb_make(bb_hi(b), bb_lo(b)) == b);
+        CHECK(bb_eq(bb_make(bb_hi(b), bb_lo(b)), b));
         bb_t c = b;
         CHECK_EQ_INT(bb_pop(&c), sq);
-        CHECK(c == 0);
+        CHECK(bb_is_empty(c));
     }
 }
 
@@ -34,7 +34,7 @@ static void pairs_at_boundary(void) {
                 return;
             bb_t y = x;
             int p1 = bb_pop(&y), p2 = bb_pop(&y);
-            CHECK(p1 == a && p2 == b && y == 0);
+            CHECK(p1 == a && p2 == b && bb_is_empty(y));
         }
 }
 
@@ -47,10 +47,10 @@ static void shifts(int size) {
     for (int sq = 0; sq < size * size; sq++) {
         int f = sq % size, r = sq / size;
         bb_t b = bb_sq(sq);
-        CHECK(bb_north(b, &g) == (r + 1 < size ? bb_sq(sq + size) : 0));
-        CHECK(bb_south(b, &g) == (r > 0 ? bb_sq(sq - size) : 0));
-        CHECK(bb_east(b, &g) == (f + 1 < size ? bb_sq(sq + 1) : 0));
-        CHECK(bb_west(b, &g) == (f > 0 ? bb_sq(sq - 1) : 0));
+        CHECK(bb_eq(bb_north(b, &g), r + 1 < size ? bb_sq(sq + size) : BB_EMPTY));
+        CHECK(bb_eq(bb_south(b, &g), r > 0 ? bb_sq(sq - size) : BB_EMPTY));
+        CHECK(bb_eq(bb_east(b, &g), f + 1 < size ? bb_sq(sq + 1) : BB_EMPTY));
+        CHECK(bb_eq(bb_west(b, &g), f > 0 ? bb_sq(sq - 1) : BB_EMPTY));
         CHECK_EQ_INT(g.nb[sq][DIR_NORTH], r + 1 < size ? sq + size : -1);
         CHECK_EQ_INT(g.nb[sq][DIR_WEST], f > 0 ? sq - 1 : -1);
         bool edge = f == 0 || r == 0 || f == size - 1 || r == size - 1;
@@ -59,10 +59,10 @@ static void shifts(int size) {
               4 - (f == 0) - (r == 0) - (f == size - 1) - (r == size - 1));
     }
     /* a full board shifted stays on the board */
-    CHECK((bb_north(g.board, &g) & ~g.board) == 0);
-    CHECK((bb_east(g.board, &g) & ~g.board) == 0);
+    CHECK(bb_is_empty(bb_north(g.board, &g) & ~g.board));
+    CHECK(bb_is_empty(bb_east(g.board, &g) & ~g.board));
     /* flood from a corner over the whole board reaches every square */
-    CHECK(bb_flood(bb_sq(0), g.board, &g) == g.board);
+    CHECK(bb_eq(bb_flood(bb_sq(0), g.board, &g), g.board));
 }
 
 int main(void) {

@@ -43,7 +43,7 @@ static uint64_t fp_rand(uint64_t *state) {
 
 /* Walks from sq in direction d through pro; returns the squares passed plus the first stop. */
 static bb_t walk(const struct bb_geom *g, int sq, int d, bb_t pro) {
-    bb_t t = 0;
+    bb_t t = BB_EMPTY;
     for (int s = g->nb[sq][d]; s >= 0; s = g->nb[s][d]) {
         t |= bb_sq(s);
         if (!bb_has(pro, s)) break;
@@ -56,18 +56,19 @@ static void check_rays(int size) {
     struct bb_geom g;
     bb_geom_init(&g, size);
     for (int sq = 0; sq < g.squares; sq++) {
-        bb_t lines = 0;
+        bb_t lines = BB_EMPTY;
         for (int d = 0; d < DIR_NB; d++) {
             bb_t r = walk(&g, sq, d, g.board);
-            CHECK(g.ray[d][sq] == r);
+            CHECK(bb_eq(g.ray[d][sq], r));
             lines |= r;
         }
-        CHECK(g.lines[sq] == lines);
-        CHECK(g.nbrs[sq] == bb_neighbours(bb_sq(sq), &g));
+        CHECK(bb_eq(g.lines[sq], lines));
+        CHECK(bb_eq(g.nbrs[sq], bb_neighbours(bb_sq(sq), &g)));
     }
-    CHECK(g.beside_corners ==
-          (bb_neighbours(
-              bb_sq(0) | bb_sq(size - 1) | bb_sq(size * (size - 1)) | bb_sq(size * size - 1), &g)));
+    CHECK(
+        bb_eq(g.beside_corners, bb_neighbours(bb_sq(0) | bb_sq(size - 1) |
+                                                  bb_sq(size * (size - 1)) | bb_sq(size * size - 1),
+                                              &g)));
 }
 
 /* Checks movegen_targets, bb_slides and movegen_slide_set in p against walks. */
@@ -75,17 +76,17 @@ static void check_slides(const struct position *p, uint64_t *rng) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     bb_t empty = g->board & ~pos_occupied(p);
-    bb_t all = pos_occupied(p), gen = 0, pro = empty & ~v->men_block, union_walks = 0;
+    bb_t all = pos_occupied(p), gen = BB_EMPTY, pro = empty & ~v->men_block, union_walks = BB_EMPTY;
     uint64_t pick = fp_rand(rng);
     for (int sq = 0; sq < g->squares; sq++) {
         if (!bb_has(all, sq)) continue;
         bool king = sq == p->king_sq;
         bb_t block = king ? v->king_block : v->men_block;
         bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
-        bb_t walks = 0;
+        bb_t walks = BB_EMPTY;
         for (int d = 0; d < DIR_NB; d++) walks |= walk(g, sq, d, empty & ~block);
-        CHECK(bb_slides(g, sq, empty & ~block) == walks);
-        CHECK(movegen_targets(p, sq) == (walks & empty & ~forbidden));
+        CHECK(bb_eq(bb_slides(g, sq, empty & ~block), walks));
+        CHECK(bb_eq(movegen_targets(p, sq), walks & empty & ~forbidden));
         /* a random group of pieces for the many-piece slide */
         if ((pick >> (sq % 64)) & 1) {
             gen |= bb_sq(sq);
@@ -93,7 +94,7 @@ static void check_slides(const struct position *p, uint64_t *rng) {
         }
     }
     bb_t land = empty & ~v->men_forbidden;
-    CHECK(movegen_slide_set(g, gen, pro, land) == (union_walks & land));
+    CHECK(bb_eq(movegen_slide_set(g, gen, pro, land), union_walks & land));
 }
 
 /* Checks movegen_is_legal in p against the generated list, on every listed move and random pairs.
@@ -112,7 +113,7 @@ static void check_legality(const struct position *p, uint64_t *rng) {
         uint64_t r = fp_rand(rng);
         /* half the pairs start on an own piece, so that most reach the line test */
         int from = (int)(r % 128), to = (int)((r >> 8) % 128);
-        if (k % 2 && own) {
+        if (k % 2 && bb_any(own)) {
             int skip = (int)((r >> 16) % (uint64_t)bb_popcount(own));
             bb_t o = own;
             while (skip--) bb_pop(&o);
@@ -128,10 +129,10 @@ static void check_legality(const struct position *p, uint64_t *rng) {
  */
 static void check_king_spots(const struct position *p, struct fp_stats *st) {
     bb_t captures, maybe = rules_king_spots(p, &captures);
-    CHECK((captures & maybe) == 0);
+    CHECK(bb_is_empty(captures & maybe));
     move_t moves[MAX_MOVES];
     int n = movegen_list(p, moves);
-    bb_t won = 0, reached = 0;
+    bb_t won = BB_EMPTY, reached = BB_EMPTY;
     for (int i = 0; i < n; i++) {
         int to = move_to(moves[i]);
         if (!bb_has(p->v->g.nbrs[p->king_sq], to)) continue;
@@ -164,7 +165,8 @@ static void check_encircle(const struct position *p, struct fp_stats *st) {
     for (int i = 0; i < n && !exists; i++) {
         struct position after;
         bb_t caught = make_move(&after, p, moves[i]);
-        exists = !caught && after.result == RESULT_ATTACKERS && after.reason == END_ENCIRCLED;
+        exists = bb_is_empty(caught) && after.result == RESULT_ATTACKERS &&
+                 after.reason == END_ENCIRCLED;
     }
     if (found) {
         struct position after;
@@ -202,7 +204,8 @@ static void check_rings(const struct variant *v, int count, uint64_t seed, struc
             }
         for (int gaps = (int)(fp_rand(&rng) % 3); gaps > 0; gaps--) {
             bb_t a = p.att;
-            for (int k = (int)(fp_rand(&rng) % (uint64_t)bb_popcount(a)); k > 0; k--) a &= a - 1;
+            for (int k = (int)(fp_rand(&rng) % (uint64_t)bb_popcount(a)); k > 0; k--)
+                a = bb_without_lowest(a);
             p.att &= ~bb_sq(bb_lsb(a));
         }
         for (int r = r0; r <= r1; r++)
@@ -271,11 +274,12 @@ static int plain_eval(const struct position *p, const struct eval_weights *w) {
     bb_t one = movegen_slide_set(g, p->king, kpro, kland);
     score += w->king_mobility * bb_popcount(one);
     bb_t two = movegen_slide_set(g, one & ~v->escape_mask, kpro, kland) & v->escape_mask & ~one;
-    if (two) {
+    if (bb_any(two)) {
         score += w->escape_in_two + w->escape_routes_two * (bb_popcount(two) - 1);
     } else {
         bb_t reach2 = movegen_slide_set(g, one, kpro, kland);
-        if (movegen_slide_set(g, reach2, kpro, kland) & v->escape_mask) score += w->escape_in_three;
+        if (bb_any(movegen_slide_set(g, reach2, kpro, kland) & v->escape_mask))
+            score += w->escape_in_three;
     }
     bb_t around = bb_neighbours(p->king, g);
     score -= w->king_attackers * bb_popcount(around & p->att);
@@ -283,7 +287,7 @@ static int plain_eval(const struct position *p, const struct eval_weights *w) {
     if (v->escape == ESCAPE_CORNER) {
         int guard = g->size < 9 ? w->small_corner_guard : w->corner_guard;
         score -= guard * bb_popcount(bb_neighbours(v->escape_mask, g) & p->att);
-        if (p->king & g->edge) score += w->edge_king;
+        if (bb_any(p->king & g->edge)) score += w->edge_king;
         score += plain_corner_terms(p, w);
     }
     score = p->side == SIDE_DEFENDERS ? score : -score;

@@ -119,7 +119,7 @@ static void random_plies(struct session *s, int n, bool dash, char *out, size_t 
         }
         char mv[MOVE_TEXT_MAX];
         if (dash)
-            move_write_captures(m, 0, s->v.size, mv);
+            move_write_captures(m, BB_EMPTY, s->v.size, mv);
         else
             move_write(m, s->v.size, mv);
         k += (size_t)snprintf(out + k, len - k, "%s%s", k ? " " : "", mv);
@@ -257,7 +257,7 @@ static bool otep_step(struct session *s) {
             if (n == 0) break;
             move_t m = moves[rnd() % (uint64_t)n];
             char mv[MOVE_TEXT_MAX];
-            move_write_captures(m, 0, s->v.size, mv);
+            move_write_captures(m, BB_EMPTY, s->v.size, mv);
             tafl_play(s->t, m);
             snprintf(cmd, sizeof cmd, "opponent-move %s", mv);
             if (!send(s, cmd)) return false;

@@ -158,7 +158,7 @@ static void test_incremental(void) {
                                 : from == p.king_sq      ? PIECE_KING
                                                          : PIECE_DEFENDER;
                 enum piece victim = p.side == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
-                bb_t caught = 0;
+                bb_t caught = BB_EMPTY;
                 if (ply % 7 == 3) { /* a pass: the same pieces for the other side */
                     q = p;
                     q.side = (uint8_t)!p.side;

@@ -62,7 +62,7 @@ static const char *const starts[] = {
 
 /* Tells whether two variants have the same start position. */
 static bool same_start(const struct variant *a, const struct variant *b) {
-    return a->start.att == b->start.att && a->start.def == b->start.def &&
+    return bb_eq(a->start.att, b->start.att) && bb_eq(a->start.def, b->start.def) &&
            a->start.king_sq == b->start.king_sq && a->start.side == b->start.side;
 }
 
@@ -226,7 +226,7 @@ static void opentafl(void) {
         if (!CHECK(opentafl_read_rules(&a, beyond[i], err, sizeof err))) continue;
         CHECK(opentafl_write_rules(&a, out, sizeof out) > 0);
         if (!CHECK(opentafl_read_rules(&b, out, err, sizeof err))) continue;
-        CHECK(same_start(&a, &b) && a.centre == b.centre && a.forts == b.forts &&
+        CHECK(same_start(&a, &b) && a.centre == b.centre && bb_eq(a.forts, b.forts) &&
               a.king_speed == b.king_speed && a.throne_pass == b.throne_pass &&
               a.throne_stop == b.throne_stop && a.hostile_throne_empty == b.hostile_throne_empty &&
               a.hostile_throne_king == b.hostile_throne_king && a.king_armed == b.king_armed);

@@ -94,7 +94,7 @@ static bool fails(struct pipe_process *p, const char *cmd, const char *want) {
 
 /* Turns a reply's squares (after "= ", each followed by a space) into a set of squares. */
 static bb_t square_set(const char *reply, int size, int skip_words) {
-    bb_t set = 0;
+    bb_t set = BB_EMPTY;
     char buf[4096], *save = NULL;
     snprintf(buf, sizeof buf, "%s", reply + 2);
     int i = 0;
@@ -119,18 +119,18 @@ static const char *status_word(const struct tafl_game *t) {
 static void check_moves_lists(struct pipe_process *p, const struct tafl_game *t, int size) {
     move_t moves[MAX_MOVES];
     int n = tafl_legal_moves(t, moves);
-    bb_t from = 0, to = 0;
+    bb_t from = BB_EMPTY, to = BB_EMPTY;
     for (int i = 0; i < n; i++) from |= bb_sq(move_from(moves[i]));
     const char *r = ask(p, "play_from");
     CHECK(strncmp(r + 2, role(tafl_pos(t)->side), 8) == 0);
-    CHECK(square_set(r, size, 1) == from);
+    CHECK(bb_eq(square_set(r, size, 1), from));
     if (n == 0) return;
     char cmd[64], a[8];
     for (int i = 0; i < n; i++)
         if (move_from(moves[i]) == move_from(moves[0])) to |= bb_sq(move_to(moves[i]));
     snprintf(cmd, sizeof cmd, "play_to %s %s", role(tafl_pos(t)->side),
              sqn(move_from(moves[0]), size, a));
-    CHECK(square_set(ask(p, cmd), size, 0) == to);
+    CHECK(bb_eq(square_set(ask(p, cmd), size, 0), to));
 }
 
 /* Plays a seeded random game through `play`, checking every reply against the model. */
@@ -158,7 +158,7 @@ static int random_game(struct pipe_process *p, int size, unsigned seed, int max_
         snprintf(cmd, sizeof cmd, "play %s %s %s", role(side), sqn(move_from(m), size, a),
                  sqn(move_to(m), size, b));
         const char *r = ask(p, cmd);
-        if (!CHECK(r[0] == '=' && square_set(r, size, 0) == caps)) {
+        if (!CHECK(r[0] == '=' && bb_eq(square_set(r, size, 0), caps))) {
             fprintf(stderr, "    '%s' -> '%s'\n", cmd, r);
             break;
         }

@@ -151,7 +151,7 @@ static void test_host_quirks(void) {
     /* we play the defenders: the opponent's a4-c4 captures c5, but the move says nothing */
     char err[200];
     CHECK(tafl_play_text(h.t, "a4c4", err, sizeof err));
-    CHECK(h.t->captures[0] != 0);
+    CHECK(bb_any(h.t->captures[0]));
     snprintf(cmd, sizeof cmd, "opponent-move a4-c4 %s", host_record(&h));
     pipe_process_send(&p, cmd, WAIT);
     check_board(&p, &h);

@@ -79,7 +79,7 @@ static int ref_cmp_move(const void *a, const void *b) {
 
 /* Builds the engine's bitboards of a reference board. */
 static void ref_to_bb(const struct ref_board *b, bb_t *att, bb_t *def, bb_t *king) {
-    *att = *def = *king = 0;
+    *att = *def = *king = BB_EMPTY;
     for (int s = 0; s < b->n * b->n; s++) {
         if (b->cell[s] == REF_ATT)
             *att |= bb_sq(s);
@@ -94,7 +94,7 @@ static void ref_to_bb(const struct ref_board *b, bb_t *att, bb_t *def, bb_t *kin
 static bool ref_same_board(const struct position *p, const struct ref_board *b) {
     bb_t att, def, king;
     ref_to_bb(b, &att, &def, &king);
-    return p->att == att && p->def == def && p->king == king && p->side == b->side;
+    return bb_eq(p->att, att) && bb_eq(p->def, def) && bb_eq(p->king, king) && p->side == b->side;
 }
 
 /* Prints a disagreement (the first few only) and counts it. */
@@ -367,7 +367,8 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
         }
     bb_t patt, pdef, pking;
     ref_to_bb(b, &patt, &pdef, &pking);
-    if (p->att != patt || p->def != pdef || p->king != pking || p->side != b->side) {
+    if (!bb_eq(p->att, patt) || !bb_eq(p->def, pdef) || !bb_eq(p->king, pking) ||
+        p->side != b->side) {
         ref_report(st, p, MOVE_NONE, "placement", 0, 1);
         return -1;
     }
@@ -378,21 +379,22 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
         ref_make(b, &c->b, rm[i], &c->info);
         bb_t eng_capt = make_move(&child, p, rm[i]);
         st->children++;
-        bb_t ref_capt = 0;
+        bb_t ref_capt = BB_EMPTY;
         for (int k = 0; k < c->info.ncapt; k++) ref_capt |= bb_sq(c->info.capt[k]);
-        if (eng_capt != ref_capt)
+        if (!bb_eq(eng_capt, ref_capt))
             ref_report(st, p, rm[i], "captured squares (count)", bb_popcount(eng_capt),
                        c->info.ncapt);
         /* The child's placement: the parent's, with the piece moved and the captures gone. */
         bb_t ea = patt & ~ref_capt, ed = pdef & ~ref_capt, ek = pking;
         bb_t fb = bb_sq(move_from(rm[i])), tb = bb_sq(move_to(rm[i]));
-        if (patt & fb)
+        if (bb_any(patt & fb))
             ea = (ea & ~fb) | tb;
-        else if (pdef & fb)
+        else if (bb_any(pdef & fb))
             ed = (ed & ~fb) | tb;
         else
             ek = tb;
-        if (child.att != ea || child.def != ed || child.king != ek || child.side != c->b.side)
+        if (!bb_eq(child.att, ea) || !bb_eq(child.def, ed) || !bb_eq(child.king, ek) ||
+            child.side != c->b.side)
             ref_report(st, p, rm[i], "placement after the move", 0, 1);
         if (child.key != pos_compute_key(&child))
             ref_report(st, p, rm[i], "incremental key differs from scratch key", 0, 1);
@@ -669,7 +671,7 @@ static void ref_test_examples(void) {
         int from = ref_sq_from_text(e->move, v.size, &u1);
         int to = ref_sq_from_text(e->move + u1, v.size, &u2);
         move_t m = move_make(from, to);
-        bb_t expect = 0;
+        bb_t expect = BB_EMPTY;
         for (const char *c = e->captures; *c;) {
             if (*c == ' ') {
                 c++;
@@ -684,16 +686,17 @@ static void ref_test_examples(void) {
         ref_make(&b, &rb, m, &info);
         int result = info.result, reason = info.reason;
         ref_no_moves_end(&rb, &result, &reason);
-        bb_t got = 0;
+        bb_t got = BB_EMPTY;
         for (int k = 0; k < info.ncapt; k++) got |= bb_sq(info.capt[k]);
-        if (!CHECK(got == expect && result == e->result && reason == e->reason))
+        if (!CHECK(bb_eq(got, expect) && result == e->result && reason == e->reason))
             fprintf(stderr, "    reference, example %zu (%s %s)\n", i, e->variant, e->move);
         /* Engine. */
         struct tafl_game *t = tafl_new(&v);
         if (!CHECK(t != NULL)) continue;
         tafl_reset(t, &p);
         CHECK(tafl_play(t, m));
-        if (!CHECK(t->captures[0] == expect && t->result == e->result && t->reason == e->reason))
+        if (!CHECK(bb_eq(t->captures[0], expect) && t->result == e->result &&
+                   t->reason == e->reason))
             fprintf(stderr, "    engine, example %zu (%s %s)\n", i, e->variant, e->move);
         tafl_free(t);
     }

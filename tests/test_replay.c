@@ -74,7 +74,7 @@ static void replay_line(struct tafl_game *t, const struct variant *v, char *line
         tafl_play(t, m);
         ply++;
         st->plies++;
-        if (t->captures[t->n - 1] != mt.captures) {
+        if (!bb_eq(t->captures[t->n - 1], mt.captures)) {
             char got[MOVE_TEXT_MAX];
             move_write_captures(m, t->captures[t->n - 1], v->size, got);
             fprintf(stderr, "game %d ply %d: record %s, engine %s\n", st->games, ply, tokens[i],

@@ -20,7 +20,7 @@
 
 /* Returns the set of squares named in a space-separated list ("d4 e5"). */
 static bb_t sqs(const char *list, int size) {
-    bb_t b = 0;
+    bb_t b = BB_EMPTY;
     char buf[8];
     int used;
     while (*list) {
@@ -62,7 +62,7 @@ static bb_t play(const struct position *p, const char *text, struct position *ou
         fprintf(stderr, "test move %s rejected: %s\n", text, err);
         CHECK(!"test move legal");
         *out = *p;
-        return 0;
+        return BB_EMPTY;
     }
     return make_move(out, p, m);
 }
@@ -96,12 +96,12 @@ static void examples(void) {
     bb_t c;
     struct position q;
     q = example("copenhagen", "11/11/11/11/11/11/11/11/11/8aa1/4a3kd1 a", "e1h1", &c);
-    CHECK(c == S11("j1"));
+    CHECK(bb_eq(c, S11("j1")));
     CHECK(q.result == RESULT_NONE && bb_has(q.king, 8));
     q = example("copenhagen", "11/11/11/11/11/5k5/5d5/1a9/11/11/11 a", "b4f4", &c);
-    CHECK(c == 0);
+    CHECK(bb_is_empty(c));
     q = example("copenhagen", "11/11/11/11/11/11/5d5/1a9/11/11/5k5 a", "b4f4", &c);
-    CHECK(c == S11("f5"));
+    CHECK(bb_eq(c, S11("f5")));
     q = example("copenhagen", "11/11/11/11/11/11/4aka4/11/5a5/11/11 a", "f3f4", &c);
     CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
     {
@@ -176,24 +176,24 @@ static void fetlar_cross_empty_throne(void) {
 /* Fetlar: a man is taken between two enemies on a rank or file (hammer and anvil). */
 static void fetlar_capture_hammer_anvil(void) {
     struct position p = setup(V("fetlar"), "c3 c6", "c4", "h9", 'a'), q;
-    CHECK(play(&p, "c6c5", &q) == S11("c4"));
+    CHECK(bb_eq(play(&p, "c6c5", &q), S11("c4")));
     p = setup(V("fetlar"), "c3 h4", "d4", "h9", 'a');
-    CHECK(play(&p, "h4e4", &q) == 0); /* c3 is diagonal to d4: no capture */
+    CHECK(bb_is_empty(play(&p, "h4e4", &q))); /* c3 is diagonal to d4: no capture */
     p = setup(V("fetlar"), "c3 h4", "d3", "h9", 'a');
-    CHECK(play(&p, "h4e4", &q) == 0); /* not a line through d3 */
+    CHECK(bb_is_empty(play(&p, "h4e4", &q))); /* not a line through d3 */
 }
 
 /* Fetlar: a piece may move between two enemies safely. */
 static void fetlar_move_between_safe(void) {
     struct position p = setup(V("fetlar"), "c3 e3", "d8", "h9", 'd'), q;
-    CHECK(play(&p, "d8d3", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "d8d3", &q)));
     CHECK(bb_has(q.def, 2 * 11 + 3));
 }
 
 /* Fetlar: one move may take several pieces, at most three. */
 static void fetlar_multiple_captures(void) {
     struct position q, p = setup(V("fetlar"), "c5 g5 e3 e8", "d5 f5 e4", "j9", 'a');
-    CHECK(play(&p, "e8e5", &q) == S11("d5 f5 e4"));
+    CHECK(bb_eq(play(&p, "e8e5", &q), S11("d5 f5 e4")));
     CHECK_EQ_INT(bb_popcount(q.def), 0);
 }
 
@@ -201,36 +201,36 @@ static void fetlar_multiple_captures(void) {
 static void fetlar_capture_optional(void) {
     struct position p = setup(V("fetlar"), "c3 c8", "c4", "h9", 'a'), q;
     CHECK(legal(&p, "c8c5"));
-    CHECK(play(&p, "c8d8", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "c8d8", &q)));
     CHECK(bb_has(q.def, 3 * 11 + 2));
 }
 
 /* Fetlar: a corner is an anvil against either side. */
 static void fetlar_corner_anvil(void) {
     struct position p = setup(V("fetlar"), "d1", "b1", "h9", 'a'), q;
-    CHECK(play(&p, "d1c1", &q) == S11("b1"));
+    CHECK(bb_eq(play(&p, "d1c1", &q), S11("b1")));
     p = setup(V("fetlar"), "b1", "d5", "h9", 'd');
-    CHECK(play(&p, "d5d1", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "d5d1", &q)));
     p = setup(V("fetlar"), "b11", "d5", "h9", 'd');
-    CHECK(play(&p, "d5d11", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "d5d11", &q)));
     p = setup(V("fetlar"), "b11", "c5", "h9", 'd');
-    CHECK(play(&p, "c5c11", &q) == S11("b11"));
+    CHECK(bb_eq(play(&p, "c5c11", &q), S11("b11")));
 }
 
 /* Fetlar: the throne with the king on it is an anvil only against attackers. */
 static void fetlar_occupied_throne_anvil(void) {
     struct position p = setup(V("fetlar"), "f5", "b4", "f6", 'd'), q;
-    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+    CHECK(bb_eq(play(&p, "b4f4", &q), S11("f5")));
     p = setup(V("fetlar"), "b4", "f5", "f6", 'a');
-    CHECK(play(&p, "b4f4", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "b4f4", &q)));
 }
 
 /* Fetlar: once the king has left, the empty throne is an anvil against both sides. */
 static void fetlar_empty_throne_anvil(void) {
     struct position p = setup(V("fetlar"), "f5", "b4", "c9", 'd'), q;
-    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+    CHECK(bb_eq(play(&p, "b4f4", &q), S11("f5")));
     p = setup(V("fetlar"), "b4", "f5", "c9", 'a');
-    CHECK(play(&p, "b4f4", &q) == S11("f5"));
+    CHECK(bb_eq(play(&p, "b4f4", &q), S11("f5")));
 }
 
 /* Fetlar: the king is taken when surrounded on all four sides. */
@@ -337,31 +337,31 @@ static void tablut_pass_throne(void) {
 /* Tablut: a man sandwiched between the mover and a piece of his colour, or a corner, is taken. */
 static void tablut_custodial_capture(void) {
     struct position p = setup(V("tablut"), "c3 c6", "c4", "h8", 'a'), q;
-    CHECK(play(&p, "c6c5", &q) == S9("c4"));
+    CHECK(bb_eq(play(&p, "c6c5", &q), S9("c4")));
     p = setup(V("tablut"), "d1", "b1", "h8", 'a');
-    CHECK(play(&p, "d1c1", &q) == S9("b1"));
+    CHECK(bb_eq(play(&p, "d1c1", &q), S9("b1")));
 }
 
 /* Tablut: several men may be taken at once. */
 static void tablut_several_at_once(void) {
     struct position q, p = setup(V("tablut"), "b4 f4 d2 d7", "c4 e4 d3", "h8", 'a');
-    CHECK(play(&p, "d7d4", &q) == S9("c4 e4 d3"));
+    CHECK(bb_eq(play(&p, "d7d4", &q), S9("c4 e4 d3")));
 }
 
 /* Tablut: a piece may safely move between two enemies (or an enemy and a corner). */
 static void tablut_move_between_safe(void) {
     struct position p = setup(V("tablut"), "c3 e3", "d8", "h7", 'd'), q;
-    CHECK(play(&p, "d8d3", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "d8d3", &q)));
     p = setup(V("tablut"), "c1", "b5", "h7", 'd');
-    CHECK(play(&p, "b5b1", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "b5b1", &q)));
 }
 
 /* Tablut [literal reading]: the throne is not an anvil against men. */
 static void tablut_throne_not_anvil(void) {
     struct position p = setup(V("tablut"), "b4", "e4", "c8", 'a'), q;
-    CHECK(play(&p, "b4d4", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "b4d4", &q)));
     p = setup(V("tablut"), "e4", "b4", "c8", 'd');
-    CHECK(play(&p, "b4d4", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "b4d4", &q)));
 }
 
 /* Tablut: the king must be sandwiched on both axes: four attackers in the open. */
@@ -455,22 +455,22 @@ static void tablut_open_route_immediate(void) {
 /* Copenhagen: shieldwall rules (§4.3): flank-only, corner bracket, king never taken. */
 static void copenhagen_shieldwall(void) {
     struct position p = setup(V("copenhagen"), "c2 d2 e2 b5", "c1 d1 e1", "f8", 'a'), q;
-    CHECK(play(&p, "b5b1", &q) == 0); /* no far bracket */
+    CHECK(bb_is_empty(play(&p, "b5b1", &q))); /* no far bracket */
     p = setup(V("copenhagen"), "c2 d2 e2 b5 f1", "c1 d1 e1", "h8", 'a');
-    CHECK(play(&p, "b5b1", &q) == S11("c1 d1 e1"));
+    CHECK(bb_eq(play(&p, "b5b1", &q), S11("c1 d1 e1")));
     /* the king in the wall stays */
     p = setup(V("copenhagen"), "c2 d2 e2 b5 f1", "c1 e1", "d1", 'a');
-    CHECK(play(&p, "b5b1", &q) == S11("c1 e1"));
+    CHECK(bb_eq(play(&p, "b5b1", &q), S11("c1 e1")));
     CHECK(q.result == RESULT_NONE);
     /* an inward piece moving in does not capture (flank-only) */
     p = setup(V("copenhagen"), "b1 f1 c2 d2 e8", "c1 d1 e1", "h8", 'a');
-    CHECK(play(&p, "e8e2", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "e8e2", &q)));
     /* the relaxed rule captures there */
     struct variant relaxed = *V("copenhagen");
     char err[100];
     CHECK(variant_set_option(&relaxed, "sw_flank_only", "no", err, sizeof err));
     p = setup(&relaxed, "b1 f1 c2 d2 e8", "c1 d1 e1", "h8", 'a');
-    CHECK(play(&p, "e8e2", &q) == S11("c1 d1 e1"));
+    CHECK(bb_eq(play(&p, "e8e2", &q), S11("c1 d1 e1")));
 }
 
 /* Copenhagen: encirclement of every defender wins for the attackers (§4.5). */
@@ -492,7 +492,7 @@ static void linnaeus_rules(void) {
     p = setup(V("linnaeus"), "c3", "", "e4", 'd');
     CHECK(!legal(&p, "e4e5")); /* the king may not return to the castle */
     p = setup(V("linnaeus"), "d5 f5 e6 e2", "e4", "e5", 'a');
-    CHECK(play(&p, "e2e3", &q) == S9("e4"));
+    CHECK(bb_eq(play(&p, "e2e3", &q), S9("e4")));
 }
 
 /*
@@ -507,7 +507,7 @@ static void no_centre_square(void) {
                               "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: "
                               "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
                               err, sizeof err));
-    CHECK(!v.centre && v.throne == 0 && v.throne_sq == -1);
+    CHECK(!v.centre && bb_is_empty(v.throne) && v.throne_sq == -1);
     struct position p = setup(&v, "e6 d5 f5 e2", "", "e5", 'a'), q;
     play(&p, "e2e4", &q);
     CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
@@ -518,7 +518,7 @@ static void no_centre_square(void) {
     CHECK(legal(&p, "e2e5")); /* a man stops on the middle square ... */
     CHECK(legal(&p, "e2e8")); /* ... and crosses it */
     p = setup(&v, "c6", "d5", "h8", 'a');
-    CHECK(play(&p, "c6c5", &q) == 0); /* no man is taken against the empty middle square */
+    CHECK(bb_is_empty(play(&p, "c6c5", &q))); /* no man is taken against the empty middle square */
 }
 
 /* Reads OpenTafl rules for a rules test; the test fails if they do not load. */
@@ -561,11 +561,11 @@ static void fortress_squares(void) {
     CHECK(!legal(&p, "b3b5") && !legal(&p, "b3b7") && legal(&p, "b3b4"));
     /* the empty throne e5 is an anvil against men of both sides; fortress squares against none */
     p = setup(&v, "c6", "d5", "g7", 'a');
-    CHECK(play(&p, "c6c5", &q) == sqs("d5", 9));
+    CHECK(bb_eq(play(&p, "c6c5", &q), sqs("d5", 9)));
     p = setup(&v, "f5", "g6", "c7", 'd');
-    CHECK(play(&p, "g6g5", &q) == sqs("f5", 9));
+    CHECK(bb_eq(play(&p, "g6g5", &q), sqs("f5", 9)));
     p = setup(&v, "c3", "b4", "g7", 'a'); /* b4 between c4 and the empty fortress square a4 */
-    CHECK(play(&p, "c3c4", &q) == 0);
+    CHECK(bb_is_empty(play(&p, "c3c4", &q)));
 }
 
 /*
@@ -584,7 +584,7 @@ static void king_speed_limit(void) {
     CHECK_EQ_INT(bb_popcount(movegen_targets(&p, sq_parse("a4", 7, &(int){0}))), 4);
     char err[200];
     CHECK(fen_parse(&p, &v, "3a3/3a3/3d3/aak1daa/3d3/3a3/2da3 d", err, sizeof err));
-    CHECK(movegen_targets(&p, p.king_sq) == sqs("c5 c3 d4", 7));
+    CHECK(bb_eq(movegen_targets(&p, p.king_sq), sqs("c5 c3 d4", 7)));
     CHECK(legal(&p, "c4c5") && !legal(&p, "c4c6"));
     p = setup(&v, "a1 c6", "", "c3", 'd');
     CHECK(!legal(&p, "c3c1") && !legal(&p, "c3a3") && legal(&p, "c3b3"));
@@ -687,8 +687,8 @@ static void play_known_matches_make(void) {
                 move_t m = moves[rng % (uint64_t)n];
                 bb_t caught = make_move(&made, &p, m);
                 pos_play_known(&known, &p, m, caught);
-                if (!CHECK(known.att == made.att && known.def == made.def &&
-                           known.king == made.king && known.king_sq == made.king_sq &&
+                if (!CHECK(bb_eq(known.att, made.att) && bb_eq(known.def, made.def) &&
+                           bb_eq(known.king, made.king) && known.king_sq == made.king_sq &&
                            known.side == made.side && known.key == made.key))
                     return;
                 p = made;

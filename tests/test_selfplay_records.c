@@ -312,7 +312,7 @@ static bool check_position(const struct datagen_pos *p, void *ctx) {
     struct tafl_game *t = tafl_new(c->v);
     for (int i = 0; i < p->ply; i++) tafl_play(t, c->g->moves[i]);
     const struct position *q = tafl_pos(t);
-    if (q->att != p->pos.att || q->def != p->pos.def || q->king_sq != p->pos.king_sq ||
+    if (!bb_eq(q->att, p->pos.att) || !bb_eq(q->def, p->pos.def) || q->king_sq != p->pos.king_sq ||
         q->side != p->pos.side || q->key != p->pos.key || p->score != c->g->score[p->ply] ||
         p->result != c->g->result || !c->g->has_score[p->ply] || p->ply < c->g->opening_plies)
         c->bad++;

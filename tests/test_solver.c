@@ -264,7 +264,7 @@ static void random_games(struct one_stats *st, struct solver *sv, uint64_t *naiv
                 for (int t = 0; t < 6; t++) {
                     move_t c = moves[rng_next(&seed) % (uint64_t)n];
                     struct position q;
-                    if (make_move(&q, &p, c) ||
+                    if (bb_any(make_move(&q, &p, c)) ||
                         (p.side == SIDE_ATTACKERS && bb_has(v.g.nbrs[p.king_sq], move_to(c))))
                         m = c;
                 }
@@ -306,7 +306,7 @@ static void random_sparse(struct one_stats *st, struct solver *sv, uint64_t *nai
                 if (rng_next(&seed) % 2) {
                     bb_t near = bb_neighbours(bb_neighbours(p.king, g) | p.king, g);
                     int pick = (int)(rng_next(&seed) % (uint64_t)bb_popcount(near));
-                    while (pick--) near &= near - 1;
+                    while (pick--) near = bb_without_lowest(near);
                     sq = bb_lsb(near);
                 }
                 if (bb_has(pos_occupied(&p) | v.men_forbidden, sq)) continue;

@@ -97,7 +97,7 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t sz) {
 
 /* Appends the inputs of the pieces of kind pk on the squares of b. */
 static void add_inputs(struct train_data *d, enum piece pk, bb_t b) {
-    while (b) d->feat[d->nfeat++] = (uint16_t)nnue_input(d->squares, pk, bb_pop(&b));
+    while (bb_any(b)) d->feat[d->nfeat++] = (uint16_t)nnue_input(d->squares, pk, bb_pop(&b));
 }
 
 /* Adds one position read from a training-data file. */

@@ -389,7 +389,7 @@ static void cmd_play_from(struct htp *h, int n, char **w) {
     move_t moves[MAX_MOVES];
     char text[HTP_MSG_MAX], sq[8];
     int k = game_result(h) != RESULT_NONE ? 0 : tafl_legal_moves(h->s->game, moves);
-    bb_t from = 0;
+    bb_t from = BB_EMPTY;
     for (int i = 0; i < k; i++) from |= bb_sq(move_from(moves[i]));
     size_t len = (size_t)snprintf(text, sizeof text, "%s", role_name(tafl_pos(h->s->game)->side));
     for (int s = 0; s < h->size * h->size; s++)
@@ -428,7 +428,7 @@ static void cmd_play_to(struct htp *h, int n, char **w) {
     char text[HTP_MSG_MAX] = "", sq[8];
     size_t len = 0;
     int k = tafl_legal_moves(h->s->game, moves);
-    bb_t to = 0;
+    bb_t to = BB_EMPTY;
     for (int i = 0; i < k; i++)
         if (move_from(moves[i]) == from) to |= bb_sq(move_to(moves[i]));
     for (int s = 0; s < h->size * h->size; s++)

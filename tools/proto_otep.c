@@ -105,7 +105,8 @@ static void resync(struct otep *o, const char *rec, int side) {
         return;
     }
     const struct position *cur = tafl_pos(o->s->game);
-    if (cur->att == p.att && cur->def == p.def && cur->king == p.king && cur->side == p.side)
+    if (bb_eq(cur->att, p.att) && bb_eq(cur->def, p.def) && bb_eq(cur->king, p.king) &&
+        cur->side == p.side)
         return;
     proto_session_reset_to(o->s, &p);
 }
@@ -178,7 +179,7 @@ static void otep_on_done(const struct search_result *r, void *ctx) {
         return;
     }
     char mv[MOVE_TEXT_MAX];
-    move_write_captures(r->best, 0, size, mv);
+    move_write_captures(r->best, BB_EMPTY, size, mv);
     o->pending = r->best;
     atomic_store_explicit(&o->have_pending, true, memory_order_release);
     proto_out("move %s", mv);
@@ -199,7 +200,7 @@ static void apply_pending(struct otep *o) {
 static void otep_on_book(move_t m, const struct book_move *info, void *ctx) {
     struct otep *o = ctx;
     char mv[MOVE_TEXT_MAX], score[48];
-    move_write_captures(m, 0, o->s->variant.size, mv);
+    move_write_captures(m, BB_EMPTY, o->s->variant.size, mv);
     cli_book_score_text(info, score, sizeof score);
     proto_out("status book move %s: %u games, score %s", mv, info->games, score);
 }

@@ -197,7 +197,7 @@ char *proto_pv_text(const struct search_line *l, int size, bool dash, char sep, 
     out[0] = 0;
     for (int i = 0; i < l->pv_len && n + MOVE_TEXT_MAX + 2 < outlen; i++) {
         if (i) out[n++] = sep;
-        n += (size_t)(dash ? move_write_captures(l->pv[i], 0, size, out + n)
+        n += (size_t)(dash ? move_write_captures(l->pv[i], BB_EMPTY, size, out + n)
                            : move_write(l->pv[i], size, out + n));
     }
     out[n] = 0;

@@ -31,7 +31,7 @@ static bool check_record(const struct record *r, int64_t line, void *ctx) {
     for (int i = 0; i < r->n; i++) {
         if (!tafl_move_legal(t, r->moves[i], NULL, 0)) fuzz_broken("record move not legal");
         tafl_play(t, r->moves[i]);
-        if (t->captures[i] != r->captures[i]) fuzz_broken("record captures differ");
+        if (!bb_eq(t->captures[i], r->captures[i])) fuzz_broken("record captures differ");
     }
     tafl_free(t);
     return ++*count < 10000;
