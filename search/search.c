@@ -323,7 +323,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     bool lmp = quiet_node && depth <= sp->lmp_depth;
     bool futile =
         quiet_node && depth <= sp->fut_depth && static_eval + sp->fut_margin * depth <= alpha;
-    bb_t near_king = 0; /* squares at most two steps from the king (prune_filter) */
+    bb_t near_king = BB_EMPTY; /* squares at most two steps from the king (prune_filter) */
     if ((lmp || futile) && sp->prune_filter) {
         bb_t one = p->v->g.nbrs[p->king_sq];
         near_king = one | bb_neighbours(one, &p->v->g);
