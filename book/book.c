@@ -90,6 +90,10 @@ static bool rules_variant(const char *name, const char *rules, struct variant *v
     rule_line(rules, "size", size, sizeof size);
     rule_line(rules, "start", start, sizeof start);
     v->size = atoi(size);
+    if (v->size > 11) { /* a book move is 16 bits: from and to squares of 7 bits */
+        snprintf(err, errlen, "opening books of boards beyond 11x11 are not supported yet");
+        return false;
+    }
     if (!bb_size_supported(v->size) || strlen(start) >= VARIANT_FEN_MAX) {
         snprintf(err, errlen, "its rules name no board size or start position hnefi can play");
         return false;

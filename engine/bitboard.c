@@ -17,10 +17,10 @@ void bb_geom_init(struct bb_geom *g, int size) {
     }
     for (int sq = 0; sq < g->squares; sq++) {
         int file = sq % size, rank = sq / size;
-        g->nb[sq][DIR_NORTH] = (int8_t)(rank + 1 < size ? sq + size : -1);
-        g->nb[sq][DIR_SOUTH] = (int8_t)(rank > 0 ? sq - size : -1);
-        g->nb[sq][DIR_EAST] = (int8_t)(file + 1 < size ? sq + 1 : -1);
-        g->nb[sq][DIR_WEST] = (int8_t)(file > 0 ? sq - 1 : -1);
+        g->nb[sq][DIR_NORTH] = (bb_square_t)(rank + 1 < size ? sq + size : -1);
+        g->nb[sq][DIR_SOUTH] = (bb_square_t)(rank > 0 ? sq - size : -1);
+        g->nb[sq][DIR_EAST] = (bb_square_t)(file + 1 < size ? sq + 1 : -1);
+        g->nb[sq][DIR_WEST] = (bb_square_t)(file > 0 ? sq - 1 : -1);
         int edges = (rank == 0) + (rank == size - 1) + (file == 0) + (file == size - 1);
         g->inward[sq] = -1;
         if (edges == 1)

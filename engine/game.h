@@ -41,12 +41,13 @@
 #include <stdint.h>
 
 #include "engine/games/rng.h"
+#include "engine/types.h"
 
 enum {
-    GAME_MAX_PLAYERS = 8,   /* no game has more seats */
-    GAME_MAX_ACTIONS = 512, /* legal() never lists more (a tafl position may have ~500 moves) */
-    GAME_NO_ACTION = -1,    /* apply_joint() entry of a player who does not act */
-    GAME_MAX_STATE = 4096,  /* no state is larger (bytes); callers may use stack buffers */
+    GAME_MAX_PLAYERS = 8,         /* no game has more seats */
+    GAME_MAX_ACTIONS = MAX_MOVES, /* legal() never lists more (tafl's most moves: engine/types.h) */
+    GAME_NO_ACTION = -1,          /* apply_joint() entry of a player who does not act */
+    GAME_MAX_STATE = 4096,        /* no state is larger (bytes); callers may use stack buffers */
 };
 
 /* A stack buffer that holds any game's state. */

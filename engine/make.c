@@ -32,7 +32,7 @@ bb_t make_move(struct position *dst, const struct position *src, move_t m) {
     dst->king = king;
     dst->key = src->key ^ zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
     dst->v = src->v;
-    dst->king_sq = (int8_t)king_sq;
+    dst->king_sq = (bb_square_t)king_sq;
     dst->side = (uint8_t)mover;
     bb_t caught = rules_captures(dst, to, mover);
     if (bb_any(caught)) {

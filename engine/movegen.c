@@ -29,9 +29,9 @@ bb_t movegen_targets(const struct position *p, int sq) {
 
 /* Appends the moves from `from` to each square of t, in ascending order of the target. */
 static inline int emit(move_t *out, int n, int from, bb_t t) {
-    uint64_t lo = bb_lo(t), hi = bb_hi(t);
-    for (; lo; lo &= lo - 1) out[n++] = move_make(from, __builtin_ctzll(lo));
-    for (; hi; hi &= hi - 1) out[n++] = move_make(from, 64 + __builtin_ctzll(hi));
+    for (int w = 0; w < BB_WORDS; w++)
+        for (uint64_t x = bb_word(t, w); x; x &= x - 1)
+            out[n++] = move_make(from, 64 * w + __builtin_ctzll(x));
     return n;
 }
 

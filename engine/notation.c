@@ -146,7 +146,7 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
         return fail(err, errlen, "FEN: unexpected text '%s' after the side to move",
                     quote(s, 20, q, sizeof q));
     if (!kings) return fail(err, errlen, "FEN: no king");
-    r.king_sq = (int8_t)king_sq;
+    r.king_sq = (bb_square_t)king_sq;
     r.key = pos_compute_key(&r);
     rules_decide_loaded(&r);
     *p = r;

@@ -16,7 +16,7 @@
 
 #include "engine/position.h"
 
-enum { SQ_NAME_MAX = 4, MOVE_TEXT_MAX = 64, FEN_MAX = 160 };
+enum { SQ_NAME_MAX = 4, MOVE_TEXT_MAX = 64, FEN_MAX = HNEFI_WIDE ? 400 : 160 };
 
 /*
  * Reads a square name ("a1", "k11") at the start of s for a board of the given size. Returns the

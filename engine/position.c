@@ -41,7 +41,7 @@ void pos_init_start(struct position *p, const struct variant *v) {
                            .def = s->def,
                            .king = bb_sq(s->king_sq),
                            .v = v,
-                           .king_sq = (int8_t)s->king_sq,
+                           .king_sq = (bb_square_t)s->king_sq,
                            .side = (uint8_t)s->side,
                            .result = RESULT_NONE,
                            .reason = END_NONE};
@@ -61,7 +61,7 @@ void pos_play_known(struct position *dst, const struct position *src, move_t m, 
         p.def ^= fromto;
     } else {
         p.king = bb_sq(to);
-        p.king_sq = (int8_t)to;
+        p.king_sq = (bb_square_t)to;
     }
     p.key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
     for (bb_t c = captures; bb_any(c);) p.key ^= zobrist_piece[victim][bb_pop(&c)];

@@ -30,7 +30,7 @@ struct position {
     bb_t king; /* the king's square */
     uint64_t key;
     const struct variant *v;
-    int8_t king_sq;
+    bb_square_t king_sq;
     uint8_t side;   /* enum side: who moves next */
     uint8_t result; /* enum result decided by the board rules, RESULT_NONE while the game goes on */
     uint8_t reason; /* enum end_reason */

@@ -41,7 +41,7 @@ void sym_position(int k, const struct position *src, struct position *dst) {
     dst->att = sym_set(k, src->att, n);
     dst->def = sym_set(k, src->def, n);
     dst->king = sym_set(k, src->king, n);
-    dst->king_sq = (int8_t)sym_square(k, src->king_sq, n);
+    dst->king_sq = (bb_square_t)sym_square(k, src->king_sq, n);
     dst->key = pos_compute_key(dst);
 }
 

@@ -82,7 +82,9 @@ static _Thread_local struct ring_entry {
  */
 static inline __attribute__((always_inline)) void outside_ring(const struct bb_geom *g, bb_t att,
                                                                int n, bb_t *ring, bb_t *outside) {
-    uint64_t h = (bb_lo(att) ^ bb_hi(att) * 0x9E3779B97F4A7C15ULL) * 0xD6E8FEB86659FD93ULL;
+    uint64_t h = bb_word(att, 0) ^ bb_word(att, 1) * 0x9E3779B97F4A7C15ULL;
+    for (int w = 2; w < BB_WORDS; w++) h ^= bb_word(att, w) * (0x9E3779B97F4A7C15ULL + 2 * w);
+    h *= 0xD6E8FEB86659FD93ULL;
     struct ring_entry *e = &ring_cache[h >> 56];
     if (e->g == g && bb_eq(e->att, att)) {
         *ring = e->ring;

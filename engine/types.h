@@ -2,12 +2,15 @@
  * Shared small types of the tafl engine: sides, pieces, moves, game results.
  *
  * A move is a 16-bit value: bits 0-6 the from-square, bits 7-13 the to-square (square indices as
- * in bitboard.h). MOVE_NONE (0) is never a legal move, since from == to.
+ * in bitboard.h); on the wide bitboard (HNEFI_WIDE) a 32-bit value with 9 bits a square. MOVE_NONE
+ * (0) is never a legal move, since from == to.
  */
 #ifndef HNEFI_ENGINE_TYPES_H
 #define HNEFI_ENGINE_TYPES_H
 
 #include <stdint.h>
+
+#include "engine/width.h"
 
 /* The two sides; the king belongs to the defenders. */
 enum side { SIDE_ATTACKERS, SIDE_DEFENDERS, SIDE_NB };
@@ -18,23 +21,29 @@ enum piece { PIECE_NONE, PIECE_ATTACKER, PIECE_DEFENDER, PIECE_KING };
 /* Sets of piece kinds (attacker men, defender men, king) for hostility options. */
 enum kind_set { KIND_A = 1, KIND_D = 2, KIND_K = 4 };
 
+#if HNEFI_WIDE
+typedef uint32_t move_t;
+enum { MOVE_SQUARE_BITS = 9, MAX_MOVES = 1024 };
+#else
 typedef uint16_t move_t;
+enum { MOVE_SQUARE_BITS = 7, MAX_MOVES = 512 };
+#endif
 
-enum { MOVE_NONE = 0, MAX_MOVES = 512, MAX_GAME_PLIES = 4096 };
+enum { MOVE_NONE = 0, MAX_GAME_PLIES = 4096 };
 
 /* Builds a move from its squares. */
 static inline move_t move_make(int from, int to) {
-    return (move_t)(from | (to << 7));
+    return (move_t)(from | (to << MOVE_SQUARE_BITS));
 }
 
 /* Returns a move's from-square. */
 static inline int move_from(move_t m) {
-    return m & 127;
+    return m & ((1 << MOVE_SQUARE_BITS) - 1);
 }
 
 /* Returns a move's to-square. */
 static inline int move_to(move_t m) {
-    return m >> 7;
+    return m >> MOVE_SQUARE_BITS;
 }
 
 /* The result of a game: ongoing, a win for a side, or a draw. */

@@ -35,6 +35,23 @@ static const char start_7[] = "...a..."
                               "...a..."
                               "...a...";
 
+#if HNEFI_WIDE
+/* hnefatafl.org's 13x13 game (its server's code: 32 attackers, 16 defenders and the king). */
+static const char start_13[] = "...aaaaaaa..."
+                               "......a......"
+                               "............."
+                               "a.....d.....a"
+                               "a.....d.....a"
+                               "a....ddd....a"
+                               "aa.dddkddd.aa"
+                               "a....ddd....a"
+                               "a.....d.....a"
+                               "a.....d.....a"
+                               "............."
+                               "......a......"
+                               "...aaaaaaa...";
+#endif
+
 /* A built-in variant: its rules, and its start position as a diagram (read once at start-up). */
 struct builtin {
     const char *diagram;
@@ -131,6 +148,30 @@ static struct builtin builtins[] = {
            .king_capture = KING_CAPTURE_THRONE_FOUR,
            .repetition = REP_LOSS_DEFENDERS,
            .no_moves = NO_MOVES_LOSS}},
+#if HNEFI_WIDE
+    /* hnefatafl.org's 13x13 game: its 11x11 rules on the larger board (docs/rules.md) */
+    {.diagram = start_13,
+     .v = {.name = "copenhagen13",
+           .size = 13,
+           .escape = ESCAPE_CORNER,
+           .centre = true,
+           .corners = true,
+           .throne_stop = THRONE_KING,
+           .throne_pass = THRONE_ALL,
+           .hostile_corner = KIND_A | KIND_D,
+           .hostile_throne_empty = KIND_A | KIND_D | KIND_K,
+           .hostile_throne_king = KIND_A,
+           .hostile_edge_king = false,
+           .king_armed = KING_ARMED_YES,
+           .king_capture = KING_CAPTURE_FOUR,
+           .shieldwall = true,
+           .sw_corner = true,
+           .sw_flank_only = true,
+           .exit_fort = true,
+           .encirclement = true,
+           .repetition = REP_ILLEGAL_DEFENDER_REPEAT,
+           .no_moves = NO_MOVES_LOSS}},
+#endif
 };
 
 enum { BUILTIN_NB = sizeof builtins / sizeof builtins[0] };
@@ -175,6 +216,11 @@ const struct variant *variant_by_name(const char *name) {
     for (int i = 0; i < BUILTIN_NB; i++)
         if (strcmp(builtins[i].v.name, name) == 0) return &builtins[i].v;
     return NULL;
+}
+
+/* Returns v's board side. */
+int variant_size(const struct variant *v) {
+    return v->size;
 }
 
 /* Computes the derived masks of v from its options; call after changing any option. */

@@ -37,7 +37,7 @@ enum repetition_rule {
 
 enum no_moves_rule { NO_MOVES_LOSS, NO_MOVES_DRAW };
 
-enum { VARIANT_NAME_MAX = 32, VARIANT_FEN_MAX = 160 };
+enum { VARIANT_NAME_MAX = 32, VARIANT_FEN_MAX = HNEFI_WIDE ? 400 : 160 };
 
 /* A start position: the men of each side, the king's square and the side that moves first. */
 struct variant_start {
@@ -87,6 +87,9 @@ struct variant {
 
 /* Returns the built-in variant called name, or NULL. */
 const struct variant *variant_by_name(const char *name);
+
+/* Returns v's board side (for callers that cannot read this build's struct variant). */
+int variant_size(const struct variant *v);
 
 /* Returns the i-th built-in variant, or NULL past the end. */
 const struct variant *variant_builtin(int i);

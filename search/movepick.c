@@ -77,14 +77,14 @@ static inline int order_score(const struct order *o, move_t m, int from, int to)
     return sc;
 }
 
-/* Appends the moves from `from` to the squares of one 64-bit half of targets (ascending). */
-static inline int add_half(const struct order *o, move_t *moves, int *scores, int n, int from,
-                           uint64_t targets, int base, bool special) {
+/* Appends the moves from `from` to the squares of word w of targets (ascending). */
+static inline int add_word(const struct order *o, move_t *moves, int *scores, int n, int from,
+                           uint64_t targets, int w, bool special) {
     const int *history = o->history[from];
-    uint64_t contact = base ? bb_hi(o->contact) : bb_lo(o->contact);
-    uint64_t near_king = base ? bb_hi(o->near_king) : bb_lo(o->near_king);
+    uint64_t contact = bb_word(o->contact, w);
+    uint64_t near_king = bb_word(o->near_king, w);
     for (; targets; targets &= targets - 1) {
-        int bit = __builtin_ctzll(targets), to = base + bit;
+        int bit = __builtin_ctzll(targets), to = 64 * w + bit;
         move_t m = move_make(from, to);
         moves[n] = m;
         if (special) {
@@ -103,8 +103,9 @@ static inline int add_scored(const struct order *o, move_t *moves, int *scores, 
                              bb_t targets) {
     bool special = from == o->king_sq || from == move_from(o->tt_move) ||
                    from == move_from(o->killer0) || from == move_from(o->killer1);
-    n = add_half(o, moves, scores, n, from, bb_lo(targets), 0, special);
-    return add_half(o, moves, scores, n, from, bb_hi(targets), 64, special);
+    for (int w = 0; w < BB_WORDS; w++)
+        n = add_word(o, moves, scores, n, from, bb_word(targets, w), w, special);
+    return n;
 }
 
 /*

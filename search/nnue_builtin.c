@@ -16,8 +16,13 @@
             "_end\nhnefi_net_" #name "_end:\n.popsection\n");                                      \
     extern const unsigned char hnefi_net_##name[], hnefi_net_##name##_end[];
 
-/* The built-in networks, one X(name) per file of search/nets/. */
+/* The built-in networks, one X(name) per file of search/nets/; none in the wide build, whose
+   boards (beyond 11x11) have no network yet. */
+#if HNEFI_WIDE
+#define NNUE_BUILTIN_LIST(X)
+#else
 #define NNUE_BUILTIN_LIST(X) X(copenhagen)
+#endif
 
 NNUE_BUILTIN_LIST(NNUE_EMBED)
 

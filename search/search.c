@@ -258,7 +258,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     move_t tt_move = MOVE_NONE;
     bool tt_hit = tt_probe(&s->tt, p->key, &hit);
     if (tt_hit) {
-        tt_move = hit.move;
+        tt_move = tt_unpack_move(hit.move, p->v->size);
         int sc = tt_score_from(hit.score, ply);
         if (!pv_node && hit.depth >= depth &&
             (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && sc >= beta) ||
@@ -428,8 +428,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     }
     if (searched == 0) return alpha; /* every root move excluded */
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    tt_store_by(&s->tt, t->index, p->key, best_move, tt_score_to(best, ply), static_eval, depth,
-                bound);
+    tt_store_by(&s->tt, t->index, p->key, tt_pack_move(best_move, p->v->size),
+                tt_score_to(best, ply), static_eval, depth, bound);
     return best;
 }
 

@@ -98,6 +98,42 @@ bool tt_set_writers(struct tt *tt, int n);
 /* Returns how full the table is in permille (entries of this search among the first 4000). */
 int tt_hashfull(const struct tt *tt);
 
+/*
+ * A move as the table keeps it, in 16 bits: the move itself on the 128-bit bitboard; on the wide
+ * one, whose moves have 9-bit squares, its from-square (9 bits), direction (2) and distance (5),
+ * which the board's side turns back into the move.
+ */
+static inline move_t tt_pack_move(move_t m, int size) {
+#if HNEFI_WIDE
+    int from = move_from(m), to = move_to(m);
+    int dir, dist;
+    if (from % size == to % size) {
+        dir = to > from ? 0 : 2; /* north, south */
+        dist = (to > from ? to - from : from - to) / size;
+    } else {
+        dir = to > from ? 1 : 3; /* east, west */
+        dist = to > from ? to - from : from - to;
+    }
+    return m ? (move_t)(from | dir << 9 | dist << 11) : MOVE_NONE;
+#else
+    (void)size;
+    return m;
+#endif
+}
+
+/* Returns the move that tt_pack_move packed (MOVE_NONE for none). */
+static inline move_t tt_unpack_move(move_t packed, int size) {
+#if HNEFI_WIDE
+    if (!packed) return MOVE_NONE;
+    int from = (int)(packed & 511), dir = (int)(packed >> 9) & 3, dist = (int)(packed >> 11);
+    int step = dir == 0 ? size : dir == 1 ? 1 : dir == 2 ? -size : -1;
+    return move_make(from, from + dist * step);
+#else
+    (void)size;
+    return packed;
+#endif
+}
+
 /* Converts a score found at distance ply from the root to the form stored in the table. */
 int tt_score_to(int score, int ply);
 

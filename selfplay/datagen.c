@@ -43,6 +43,10 @@ static int result_code(int result) {
 /* Appends one game's positions as a frame; false with a reason. */
 bool datagen_write_game(int fd, const struct variant *v, const struct played_game *g, bool sync,
                         char *err, size_t errlen) {
+    if (v->size > 11) { /* a record holds 128-bit sets (docs/records.md) */
+        snprintf(err, errlen, "training data of boards beyond 11x11 is not supported yet");
+        return false;
+    }
     uint8_t *buf = malloc(DATAGEN_GAME_HEADER + (size_t)g->n * DATAGEN_RECORD);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
@@ -57,10 +61,10 @@ bool datagen_write_game(int fd, const struct variant *v, const struct played_gam
         if (i >= g->opening_plies && g->has_score[i]) {
             uint8_t *r = buf + DATAGEN_GAME_HEADER + (size_t)count++ * DATAGEN_RECORD;
             int plies;
-            put_le(r, bb_lo(p->att), 8);
-            put_le(r + 8, bb_hi(p->att), 8);
-            put_le(r + 16, bb_lo(p->def), 8);
-            put_le(r + 24, bb_hi(p->def), 8);
+            put_le(r, bb_word(p->att, 0), 8);
+            put_le(r + 8, bb_word(p->att, 1), 8);
+            put_le(r + 16, bb_word(p->def, 0), 8);
+            put_le(r + 24, bb_word(p->def, 1), 8);
             r[32] = (uint8_t)p->king_sq;
             r[33] = p->side;
             put_le(r + 34, (uint16_t)g->score[i], 2);
@@ -282,9 +286,9 @@ static bool read_game(const uint8_t *frame, size_t len, int64_t game, int count,
         const uint8_t *r = frame + DATAGEN_GAME_HEADER + (size_t)i * DATAGEN_RECORD;
         struct datagen_pos d = {.game = game};
         d.pos.v = c->v;
-        d.pos.att = bb_make(get_le(r + 8, 8), get_le(r, 8));
-        d.pos.def = bb_make(get_le(r + 24, 8), get_le(r + 16, 8));
-        d.pos.king_sq = (int8_t)r[32];
+        d.pos.att = bb_from_words(get_le(r, 8), get_le(r + 8, 8));
+        d.pos.def = bb_from_words(get_le(r + 16, 8), get_le(r + 24, 8));
+        d.pos.king_sq = (bb_square_t)r[32];
         d.pos.side = r[33];
         d.score = (int16_t)get_le(r + 34, 2);
         d.result = r[36] == 0 ? RESULT_ATTACKERS : r[36] == 1 ? RESULT_DEFENDERS : RESULT_DRAW;

@@ -17,7 +17,7 @@
 #include "engine/types.h"
 #include "engine/variant.h"
 
-enum { REF_MAX_SQUARES = 121, REF_MAX_MOVES = 1024 };
+enum { REF_MAX_SQUARES = 361, REF_MAX_MOVES = 2048 }; /* boards up to 19x19 */
 
 /* The contents of a square. */
 enum ref_cell { REF_EMPTY, REF_ATT, REF_DEF, REF_KING };

@@ -19,7 +19,7 @@ if [ $# -gt 0 ]; then
 fi
 targets=("$@")
 [ $# -eq 0 ] && targets=("${all[@]}")
-CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DHNEFI_FUZZ=ON -DHNEFI_WERROR=ON \
+CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DHNEFI_FUZZ=ON -DHNEFI_WERROR=ON -DHNEFI_WIDE_BOARDS=OFF \
       -DHNEFI_NATIVE=OFF -DCMAKE_C_FLAGS=-O1 >/dev/null
 cmake --build build/fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 for t in "${targets[@]}"; do

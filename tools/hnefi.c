@@ -1,4 +1,5 @@
 /* The hnefi program: git-style commands for the tafl engine and the dice and card games. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,31 +25,56 @@ int cmd_solve(int argc, char **argv);
 /* hnefi tactics (tools/cmd_tactics.c): tactics suites: verify, run the search, mine. */
 int cmd_tactics(int argc, char **argv);
 
-/* One command: its name, its entry point and a line of help. */
+#if HNEFI_WIDE_BOARDS
+/* The same commands of the wide build (boards up to 19x19): the sources compiled again with
+   HNEFI_WIDE, their names prefixed hnefi_w_ (tools/wide_names.cmake). */
+int hnefi_w_cmd_analyze(int argc, char **argv);
+int hnefi_w_cmd_show(int argc, char **argv);
+int hnefi_w_cmd_variant(int argc, char **argv);
+int hnefi_w_cmd_perft(int argc, char **argv);
+int hnefi_w_cmd_match(int argc, char **argv);
+int hnefi_w_cmd_selfplay(int argc, char **argv);
+struct variant;
+const struct variant *hnefi_w_variant_by_name(const char *name);
+int hnefi_w_variant_size(const struct variant *v);
+#define WIDE(f) hnefi_w_##f
+#else
+#define WIDE(f) NULL
+#endif
+
+/* One command: its name, its entry points (the wide one NULL for commands on 11x11 and smaller
+   boards only) and a line of help. */
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
+    int (*run_wide)(int argc, char **argv);
     const char *help;
 };
 
 static const struct command commands[] = {
-    {"analyze", cmd_analyze, "analyze a position: one line per depth, then the best move"},
-    {"bench", cmd_bench, "search the bench positions: the node signature and nodes/s"},
-    {"show", cmd_show, "show a position: board, side to move, status, legal moves"},
-    {"variant", cmd_variant, "print a variant's rule options and its OpenTafl rules string"},
-    {"perft", cmd_perft, "count the positions N plies ahead, with nodes per second"},
-    {"mc", cmd_mc, "Monte-Carlo players: Saekonungr, Eketorp, Viking Raid, the tafl variants"},
-    {"match", cmd_match, "a tournament between hnefi configurations and external engines"},
-    {"selfplay", cmd_selfplay, "hnefi against itself: matches, SPRT, training data"},
-    {"solve", cmd_solve, "prove whether the side to move forces a win within N plies"},
-    {"tactics", cmd_tactics, "tactics suites: re-prove, measure the search, mine from games"},
-    {"games", cmd_games, "list, filter, convert and summarise game record files"},
-    {"book", cmd_book, "opening books: build from games, grow by search, show, merge"},
-    {"tune", cmd_tune, "fit the evaluation weights to the results of finished games"},
-    {"train", cmd_train, "train the learned evaluation (a network) on self-play data"},
-    {"uci", cmd_uci, "speak the UCI-like protocol (the default with no command)"},
-    {"otep", cmd_otep, "speak the OpenTafl engine protocol"},
-    {"htp", cmd_htp, "speak the hnefatafl.org text protocol"},
+    {"analyze", cmd_analyze, WIDE(cmd_analyze),
+     "analyze a position: one line per depth, then the best move"},
+    {"bench", cmd_bench, NULL, "search the bench positions: the node signature and nodes/s"},
+    {"show", cmd_show, WIDE(cmd_show), "show a position: board, side to move, status, legal moves"},
+    {"variant", cmd_variant, WIDE(cmd_variant),
+     "print a variant's rule options and its OpenTafl rules string"},
+    {"perft", cmd_perft, WIDE(cmd_perft),
+     "count the positions N plies ahead, with nodes per second"},
+    {"mc", cmd_mc, NULL,
+     "Monte-Carlo players: Saekonungr, Eketorp, Viking Raid, the tafl variants"},
+    {"match", cmd_match, WIDE(cmd_match),
+     "a tournament between hnefi configurations and external engines"},
+    {"selfplay", cmd_selfplay, WIDE(cmd_selfplay),
+     "hnefi against itself: matches, SPRT, training data"},
+    {"solve", cmd_solve, NULL, "prove whether the side to move forces a win within N plies"},
+    {"tactics", cmd_tactics, NULL, "tactics suites: re-prove, measure the search, mine from games"},
+    {"games", cmd_games, NULL, "list, filter, convert and summarise game record files"},
+    {"book", cmd_book, NULL, "opening books: build from games, grow by search, show, merge"},
+    {"tune", cmd_tune, NULL, "fit the evaluation weights to the results of finished games"},
+    {"train", cmd_train, NULL, "train the learned evaluation (a network) on self-play data"},
+    {"uci", cmd_uci, NULL, "speak the UCI-like protocol (the default with no command)"},
+    {"otep", cmd_otep, NULL, "speak the OpenTafl engine protocol"},
+    {"htp", cmd_htp, NULL, "speak the hnefatafl.org text protocol"},
 };
 
 /* Prints the list of commands. */
@@ -69,6 +95,27 @@ static void version(void) {
            *dir && access(dir, R_OK) != 0 ? ", missing" : "");
 }
 
+/*
+ * Tells whether a command's arguments name a board beyond 11x11, which only the wide build
+ * plays: `--variant V` for a variant of the wide build's table only, or `--rules` with dim:N,
+ * N > 11.
+ */
+static bool wants_wide(int argc, char **argv) {
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--rules") == 0) {
+            const char *d = strstr(argv[i + 1], "dim:");
+            if (d && atoi(d + 4) > 11) return true;
+        }
+#if HNEFI_WIDE_BOARDS
+        if (strcmp(argv[i], "--variant") == 0) {
+            const struct variant *v = hnefi_w_variant_by_name(argv[i + 1]);
+            if (v && hnefi_w_variant_size(v) > 11) return true;
+        }
+#endif
+    }
+    return false;
+}
+
 /* Runs the command named by argv[1]. */
 int main(int argc, char **argv) {
     if (argc < 2) return proto_auto(); /* UCI, or OpenTafl if the first line is `rules` */
@@ -85,8 +132,12 @@ int main(int argc, char **argv) {
         version();
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *c = &commands[i];
+        if (strcmp(argv[1], c->name) != 0) continue;
+        if (c->run_wide && wants_wide(argc - 1, argv + 1)) return c->run_wide(argc - 1, argv + 1);
+        return c->run(argc - 1, argv + 1);
+    }
     fprintf(stderr, "hnefi: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

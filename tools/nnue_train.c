@@ -392,7 +392,7 @@ static double quant_error(const struct train_data *d, const struct model *m,
             int plane = f[j] / d->squares, sq = f[j] % d->squares;
             bb_t *b = plane == 0 ? &p.att : plane == 1 ? &p.def : &p.king;
             *b |= bb_sq(sq);
-            if (plane == 2) p.king_sq = (int8_t)sq;
+            if (plane == 2) p.king_sq = (bb_square_t)sq;
         }
         nnue_refresh(net, &p, qacc);
         int q = nnue_evaluate(net, qacc, p.side);

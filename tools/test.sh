@@ -27,7 +27,7 @@ cmake --build build/sanitize -j"$jobs"
 HNEFI_QUICK=1 ctest --test-dir build/sanitize --output-on-failure -j"$jobs" -LE slow
 
 echo "== thread sanitizer build and the threaded tests (clang)"
-CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DHNEFI_TSAN=ON -DHNEFI_WERROR=ON \
+CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DHNEFI_TSAN=ON -DHNEFI_WERROR=ON -DHNEFI_WIDE_BOARDS=OFF \
       -DCMAKE_C_FLAGS=-O1 >/dev/null
 cmake --build build/tsan -j"$jobs"
 # a race in the hnefi processes the tests start fails them too (exit status 66)
@@ -38,7 +38,7 @@ echo "== fuzzing every reader of outside input (clang, libFuzzer)"
 # tools/fuzz.sh shares the stage's 20 s between the targets (HNEFI_LONG=1: 10 minutes each)
 tools/fuzz.sh
 echo "== MPI build and self-play over two ranks"
-cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=Release -DHNEFI_WERROR=ON -DHNEFI_MPI=ON >/dev/null
+cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=Release -DHNEFI_WERROR=ON -DHNEFI_MPI=ON -DHNEFI_WIDE_BOARDS=OFF >/dev/null
 cmake --build build/mpi -j"$jobs" --target hnefi test_selfplay_mpi
 ctest --test-dir build/mpi --output-on-failure -R test_selfplay_mpi
 echo "== all tests passed"
