@@ -244,6 +244,28 @@ static bool otn_squares(const char *val, size_t len, int size, bb_t *out) {
     return true;
 }
 
+/* Returns the board size a rules string names with its first token dim:N, or 0 if none. */
+int opentafl_rules_dim(const char *rules) {
+    rules += strspn(rules, " \t");
+    if (strncmp(rules, "dim:", 4) != 0) return 0;
+    long n = 0;
+    for (const char *c = rules + 4; *c >= '0' && *c <= '9' && n < 1000; c++)
+        n = n * 10 + (*c - '0');
+    return (int)n;
+}
+
+/* Tells whether this build reads the rules string; false with the reason in err. */
+bool opentafl_rules_ok(const char *rules, char *err, size_t errlen) {
+    struct variant *v = malloc(sizeof *v); /* a wide build's variant is large for a stack */
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = opentafl_read_rules(v, rules, err, errlen);
+    free(v);
+    return ok;
+}
+
 /*
  * Reads an OpenTafl rules string ("dim:11 name:Copenhagen atkf:y ... start:/.../") into v, on top
  * of OpenTafl's defaults. Returns false with a message in err naming the bad token.

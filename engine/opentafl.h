@@ -22,6 +22,12 @@
  */
 bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t errlen);
 
+/* Returns the board size a rules string names with its first token dim:N, or 0 if none. */
+int opentafl_rules_dim(const char *rules);
+
+/* Tells whether this build reads the rules string (as opentafl_read_rules); false with why. */
+bool opentafl_rules_ok(const char *rules, char *err, size_t errlen);
+
 /*
  * Writes v as an OpenTafl rules string, ending with its start position. Options OpenTafl cannot
  * express (no_moves, immobile_king, the repetition rules other than none/draw/loss/win) are

@@ -218,6 +218,11 @@ const struct variant *variant_by_name(const char *name) {
     return NULL;
 }
 
+/* Returns the board size of name if it is a built-in variant of the wide build only, else 0. */
+int variant_wide_only(const char *name) {
+    return strcmp(name, "copenhagen13") == 0 ? 13 : 0;
+}
+
 /* Returns v's board side. */
 int variant_size(const struct variant *v) {
     return v->size;

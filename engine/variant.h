@@ -88,6 +88,12 @@ struct variant {
 /* Returns the built-in variant called name, or NULL. */
 const struct variant *variant_by_name(const char *name);
 
+/*
+ * Returns the board size of name if it is a built-in variant of the wide build only (a board
+ * beyond 11x11), else 0: the 128-bit build knows those by name, to hand such a game over.
+ */
+int variant_wide_only(const char *name);
+
 /* Returns v's board side (for callers that cannot read this build's struct variant). */
 int variant_size(const struct variant *v);
 

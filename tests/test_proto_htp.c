@@ -251,7 +251,6 @@ static void test_errors(void) {
         {"play_to attacker", "message: play_to: expected"},
         {"play_to defender d1", "play: it isn't your turn"},
         {"play_to attacker q1", "message: play_to: the first letter"},
-        {"board_size 13", "board_size: 13x13 is not supported"},
         {"board_size 9", "message: board_size: expected"},
         {"board_size", "message: board_size: expected"},
         {"first_move nobody", "message: first_move: expected"},
@@ -283,6 +282,25 @@ static void test_errors(void) {
     CHECK(ask_is(&p, "play_undo", "= "));
     CHECK(ask_is(&p, "play_undo", "= "));
     CHECK(ask_is(&p, "play defender e5 e2", "= "));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* board_size 13: hnefatafl.org's 13x13 game, on the wide build (its moves, first_move there);
+   then back to 11x11, where the attackers move first again. */
+static void test_board_13(void) {
+    struct pipe_process p;
+    if (!CHECK(start(&p, NULL, NULL))) return;
+    CHECK(ask_is(&p, "board_size 13", "= "));
+    CHECK(ask_is(&p, "first_move defender", "= "));
+    const char *r = ask(&p, "generate_move");
+    char role[16], from[8], to[8];
+    CHECK(sscanf(r, "= play %15s %7s %7s", role, from, to) == 3 && !strcmp(role, "defender"));
+    /* the 13x13 board has files a-m and ranks 1-13 */
+    CHECK(from[0] >= 'a' && from[0] <= 'm' && atoi(from + 1) >= 1 && atoi(from + 1) <= 13);
+    CHECK(ask_is(&p, "play defender a1 a2", "? play: it isn't your turn"));
+    CHECK(ask_is(&p, "board_size 11", "= "));
+    CHECK(ask_is(&p, "play defender f4 b4", "? play: it isn't your turn"));
+    CHECK(ask_is(&p, "play attacker d1 d2", "= "));
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
 }
 
@@ -420,6 +438,7 @@ int main(void) {
     test_information();
     test_errors();
     test_play();
+    test_board_13();
     test_games();
     test_server();
     return check_done();

@@ -490,7 +490,8 @@ static void test_bad_input(void) {
         {"setoption name MultiPV value 0", "value '0'"},
         {"setoption name MoveOverhead value -1", "value '-1'"},
         {"setoption name Variant value chess", "unknown variant 'chess'"},
-        {"setoption name Rules value dim:13 start:/", "board size"},
+        {"setoption name Rules value dim:13 start:/", "0 rows, expected 13"},
+        {"setoption name Rules value dim:21 start:/", "board size"},
         {"setoption name Rules", "missing value"},
         {"setoption name Ponder value maybe", "expected true or false"},
         {"setoption name Colour value red", "unknown option 'Colour'"},
@@ -643,7 +644,54 @@ static void test_help_texts(void) {
 }
 
 /* Runs every UCI transcript. */
+/*
+ * Boards beyond 11x11 are played by the wide build: the session goes there and back as the
+ * variant changes, keeping the options set before (MultiPV), and every move is one the engine
+ * itself lists as legal.
+ */
+static void test_wide_boards(void) {
+    struct pipe_process p;
+    int infos, mpv;
+    static char legal[1 << 15];
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(silent(&p, "setoption name MultiPV value 2"));
+    for (int round = 0; round < 2; round++) {
+        CHECK(silent(&p, "setoption name Variant value copenhagen13"));
+        CHECK(silent(&p, "position startpos moves g2l2"));
+        CHECK(strncmp(board_fen(&p), "3aaaaaaa3/6a6/13/", 17) == 0);
+        CHECK(pipe_process_ask(&p, "legal", "legal ", legal, sizeof legal, WAIT));
+        pipe_process_send(&p, "go depth 2", WAIT);
+        const char *best = search_reply(&p, &infos, &mpv);
+        CHECK_EQ_INT(mpv, 2);
+        char word[70];
+        snprintf(word, sizeof word, " %s ", best);
+        strcat(legal, " ");
+        if (!CHECK(*best && strstr(legal, word)))
+            fprintf(stderr, "    13x13 bestmove '%s' is not among: %.200s\n", best, legal);
+        /* and back to a board of the 128-bit build */
+        CHECK(silent(&p, "setoption name Variant value brandubh"));
+        pipe_process_send(&p, "go depth 2", WAIT);
+        CHECK(legal_after("brandubh", NULL, NULL, search_reply(&p, &infos, &mpv)));
+        CHECK_EQ_INT(mpv, 2);
+    }
+    /* a rules string of a 15x15 board, then one of 11x11 */
+    CHECK(silent(&p, "setoption name Rules value dim:15 name:Tablut esc:e atkf:y ks:c nj:n cor: "
+                     "cens: cenh: start:/5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/"
+                     "ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5/"));
+    pipe_process_send(&p, "go depth 1", WAIT);
+    CHECK(*search_reply(&p, &infos, &mpv));
+    CHECK(silent(&p, "setoption name Variant value copenhagen"));
+    pipe_process_send(&p, "go depth 1", WAIT);
+    CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, &mpv)));
+    /* an unknown variant is refused where it is asked, and the session stays */
+    CHECK(error_reply(&p, "setoption name Variant value copenhagen17", "unknown variant"));
+    pipe_process_send(&p, "quit", WAIT);
+    CHECK(pipe_process_expect(&p, "bye", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
 int main(void) {
+    test_wide_boards();
     test_arguments();
     test_help_texts();
     test_handshake();

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/opentafl.h"
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
 #include "tools/cmd_mc.h"
@@ -34,12 +35,19 @@ int hnefi_w_cmd_variant(int argc, char **argv);
 int hnefi_w_cmd_perft(int argc, char **argv);
 int hnefi_w_cmd_match(int argc, char **argv);
 int hnefi_w_cmd_selfplay(int argc, char **argv);
+int hnefi_w_cmd_uci(int argc, char **argv);
+int hnefi_w_cmd_otep(int argc, char **argv);
+int hnefi_w_cmd_htp(int argc, char **argv);
+int hnefi_w_proto_auto(void);
+bool hnefi_w_opentafl_rules_ok(const char *rules, char *err, size_t errlen);
 struct variant;
 const struct variant *hnefi_w_variant_by_name(const char *name);
 int hnefi_w_variant_size(const struct variant *v);
-#define WIDE(f) hnefi_w_##f
+#define WIDE(f)   hnefi_w_##f
+#define WIDE_AUTO auto_wide
 #else
-#define WIDE(f) NULL
+#define WIDE(f)   NULL
+#define WIDE_AUTO NULL
 #endif
 
 /* One command: its name, its entry points (the wide one NULL for commands on 11x11 and smaller
@@ -72,9 +80,9 @@ static const struct command commands[] = {
     {"book", cmd_book, NULL, "opening books: build from games, grow by search, show, merge"},
     {"tune", cmd_tune, NULL, "fit the evaluation weights to the results of finished games"},
     {"train", cmd_train, NULL, "train the learned evaluation (a network) on self-play data"},
-    {"uci", cmd_uci, NULL, "speak the UCI-like protocol (the default with no command)"},
-    {"otep", cmd_otep, NULL, "speak the OpenTafl engine protocol"},
-    {"htp", cmd_htp, NULL, "speak the hnefatafl.org text protocol"},
+    {"uci", cmd_uci, WIDE(cmd_uci), "speak the UCI-like protocol (the default with no command)"},
+    {"otep", cmd_otep, WIDE(cmd_otep), "speak the OpenTafl engine protocol"},
+    {"htp", cmd_htp, WIDE(cmd_htp), "speak the hnefatafl.org text protocol"},
 };
 
 /* Prints the list of commands. */
@@ -116,9 +124,39 @@ static bool wants_wide(int argc, char **argv) {
     return false;
 }
 
+/* Runs a protocol session: on PROTO_SWITCH (its rules need the other build) the same command of
+   the other build goes on with it, as often as the rules change build. */
+static int run_protocol(int (*narrow)(int, char **), int (*wide)(int, char **), int argc,
+                        char **argv) {
+    int rc = narrow(argc, argv);
+    for (bool in_wide = false; rc == PROTO_SWITCH && wide; in_wide = !in_wide)
+        rc = in_wide ? narrow(argc, argv) : wide(argc, argv);
+    return rc == PROTO_SWITCH ? 1 : rc;
+}
+
+/* hnefi with no command, as a command of the narrow or the wide build. */
+static int auto_narrow(int argc, char **argv) {
+    (void)argc, (void)argv;
+    return proto_auto();
+}
+
+#if HNEFI_WIDE_BOARDS
+/* The same, of the wide build. */
+static int auto_wide(int argc, char **argv) {
+    (void)argc, (void)argv;
+    return hnefi_w_proto_auto();
+}
+#endif
+
 /* Runs the command named by argv[1]. */
 int main(int argc, char **argv) {
-    if (argc < 2) return proto_auto(); /* UCI, or OpenTafl if the first line is `rules` */
+    /* the protocols hand a session to the other build when its rules need it (proto_session.h) */
+    hnefi_shared_handoff.rules_ok[0] = opentafl_rules_ok;
+#if HNEFI_WIDE_BOARDS
+    hnefi_shared_handoff.rules_ok[1] = hnefi_w_opentafl_rules_ok;
+#endif
+    if (argc < 2) /* UCI, or OpenTafl if the first line is `rules` */
+        return run_protocol(auto_narrow, HNEFI_WIDE_BOARDS ? WIDE_AUTO : NULL, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -135,6 +173,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *c = &commands[i];
         if (strcmp(argv[1], c->name) != 0) continue;
+        if (c->run == cmd_uci || c->run == cmd_otep || c->run == cmd_htp)
+            return run_protocol(c->run, c->run_wide, argc - 1, argv + 1);
         if (c->run_wide && wants_wide(argc - 1, argv + 1)) return c->run_wide(argc - 1, argv + 1);
         return c->run(argc - 1, argv + 1);
     }

@@ -40,7 +40,7 @@ struct htp {
     const struct proto_config *cfg;
     bool server;       /* the light server: bare play lines, other replies to stderr */
     bool repeat_moves; /* the defender repeat ban is off */
-    int size, first;   /* board size (7 or 11) and the side that moves first */
+    int size, first;   /* board size (7, 11 or 13) and the side that moves first */
     bool timed;
     int64_t minutes_ms, add_ms, clock_ms[SIDE_NB];
     struct timespec turn_start; /* when the clock of the side to move started */
@@ -139,6 +139,16 @@ static int htp_sq(const char *w, int size, const char **why) {
 
 /* Builds the reference engine's rules for a board of size with side first to move. */
 static void htp_variant(const struct htp *h, struct variant *v) {
+#if HNEFI_WIDE
+    if (h->size == 13) { /* hnefatafl.org's 13x13 game */
+        *v = *variant_by_name("copenhagen13");
+        if (h->repeat_moves) v->repetition = REP_NONE;
+        snprintf(v->name, sizeof v->name, "htp-copenhagen13");
+        v->start.side = h->first == SIDE_ATTACKERS ? SIDE_ATTACKERS : SIDE_DEFENDERS;
+        variant_finish(v);
+        return;
+    }
+#endif
     *v = *variant_by_name("copenhagen");
     v->repetition = h->repeat_moves ? REP_NONE : REP_ILLEGAL_DEFENDER_REPEAT;
     if (h->size == 7) {
@@ -317,7 +327,7 @@ static void cmd_generate_move(struct htp *h, int n, char **w) {
     proto_session_go(h->s, &lim, false, &hooks);
 }
 
-/* board_size 7|11|13: a new game on that board (13x13 is not supported). */
+/* board_size 7|11|13: a new game on that board (13x13: copenhagen13, on the wide build). */
 static void cmd_board_size(struct htp *h, int n, char **w) {
     int64_t size;
     if (n != 2 || !proto_parse_i64(w[1], 1, 1000, &size) ||
@@ -326,11 +336,19 @@ static void cmd_board_size(struct htp *h, int n, char **w) {
                     "'board_size 13'");
         return;
     }
-    if (size == 13) {
-        htp_fail(h, "board_size: 13x13 is not supported by hnefi (7 and 11 are)");
+    if (h->s->game->n > 0) h->timed = false; /* time settings survive only an unplayed game */
+    if (proto_other_width((int)size)) {      /* the other build goes on, with these settings */
+        struct proto_handoff *ho = &hnefi_shared_handoff;
+        char line[32];
+        ho->htp_first = h->first;
+        ho->htp_timed = h->timed;
+        ho->htp_minutes_ms = h->minutes_ms;
+        ho->htp_add_ms = h->add_ms;
+        snprintf(line, sizeof line, "board_size %d", (int)size);
+        proto_session_stop(h->s, false);
+        proto_session_switch(h->s, line);
         return;
     }
-    if (h->s->game->n > 0) h->timed = false; /* time settings survive only an unplayed game */
     h->size = (int)size;
     h->first = size == 7 ? SIDE_DEFENDERS : SIDE_ATTACKERS;
     new_game(h);
@@ -574,12 +592,23 @@ int proto_htp_loop(struct proto_session *s, struct proto_reader *r, struct proto
     h->cfg = cfg;
     h->server = cfg->server;
     h->repeat_moves = cfg->repeat_moves;
-    h->size = 11;
+    h->size = HNEFI_WIDE ? 13 : 11;
     h->first = SIDE_ATTACKERS;
+    if (s->continued) { /* going on from the other build: its settings */
+        const struct proto_handoff *ho = &hnefi_shared_handoff;
+        h->first = ho->htp_first;
+        h->timed = ho->htp_timed;
+        h->minutes_ms = ho->htp_minutes_ms;
+        h->add_ms = ho->htp_add_ms;
+    }
     new_game(h);
-    if (s->startup_note[0]) fprintf(stderr, "hnefi htp: %s\n", s->startup_note);
+    if (s->startup_note[0] && !s->continued) fprintf(stderr, "hnefi htp: %s\n", s->startup_note);
     bool more = !have || htp_line(h, line);
-    while (more && proto_read_line(r, line)) more = htp_line(h, line);
+    while (more && !s->switch_line && proto_read_line(r, line)) more = htp_line(h, line);
+    if (s->switch_line) {
+        free(h);
+        return PROTO_SWITCH;
+    }
     /* quit stops a search; at the end of input a generate_move still gets its answer */
     if (more)
         proto_session_wait(s);

@@ -228,7 +228,15 @@ static void otep_rules(struct otep *o, const char *text) {
         otep_error("rules: missing rules string");
         return;
     }
-    if (!opentafl_read_rules(&v, text, err, sizeof err)) {
+    if (proto_other_build(opentafl_rules_dim(text), text, err, sizeof err)) {
+        /* a board the other build plays: it goes on */
+        char line[PROTO_LINE_MAX];
+        snprintf(line, sizeof line, "rules %s", text);
+        proto_session_stop(o->s, false);
+        proto_session_switch(o->s, line);
+        return;
+    }
+    if (err[0] || !opentafl_read_rules(&v, text, err, sizeof err)) {
         proto_session_stop(o->s, false);
         atomic_store_explicit(&o->have_pending, false, memory_order_relaxed);
         o->refused = true;
@@ -490,10 +498,16 @@ int proto_otep_loop(struct proto_session *s, struct proto_reader *r, struct prot
     o->s = s;
     o->our_side = -1;
     o->cfg = cfg;
-    proto_out("hello");
-    if (s->startup_note[0]) otep_error("%s", s->startup_note);
+    if (!s->continued) { /* a session going on from the other build has said hello */
+        proto_out("hello");
+        if (s->startup_note[0]) otep_error("%s", s->startup_note);
+    }
     bool more = !have || otep_line(o, line);
-    while (more && proto_read_line(r, line)) more = otep_line(o, line);
+    while (more && !s->switch_line && proto_read_line(r, line)) more = otep_line(o, line);
+    if (s->switch_line) {
+        free(o);
+        return PROTO_SWITCH;
+    }
     /* goodbye or end of input: the host is gone, so nothing more is sent */
     proto_session_stop(s, false);
     free(o);

@@ -17,11 +17,43 @@
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static int out_fd = 1;
 
+/* The session handed between the builds (see proto_session.h); weak, so the copies of this file
+   in both builds are one object. */
+__attribute__((weak)) struct proto_handoff hnefi_shared_handoff;
+
 /* Starts a reader on fd. */
 void proto_reader_init(struct proto_reader *r, int fd) {
     r->fd = fd;
     r->eof = false;
     r->start = r->end = 0;
+    r->pre = NULL;
+    r->pre_len = r->pre_at = 0;
+}
+
+/* Frees what the reader holds (lines handed over and not read). */
+void proto_reader_free(struct proto_reader *r) {
+    free(r->pre);
+    r->pre = NULL;
+    r->pre_len = r->pre_at = 0;
+}
+
+/* Takes the next line of the reader's handed-over lines into line; false when there is none. */
+static bool reader_pre_line(struct proto_reader *r, struct proto_line *line) {
+    if (!r->pre) return false;
+    if (r->pre_at >= r->pre_len) {
+        proto_reader_free(r);
+        return false;
+    }
+    const char *from = r->pre + r->pre_at;
+    const char *nl = memchr(from, '\n', r->pre_len - r->pre_at);
+    size_t len = nl ? (size_t)(nl - from) : r->pre_len - r->pre_at;
+    r->pre_at += len + (nl ? 1 : 0);
+    if (len > PROTO_LINE_MAX - 1) len = PROTO_LINE_MAX - 1; /* lines this program wrote itself */
+    memcpy(line->text, from, len);
+    line->text[len] = 0;
+    line->len = line->full_len = len;
+    line->overlong = line->has_nul = false;
+    return true;
 }
 
 /* Refills the reader's buffer; false at the end of input (or on a read error). */
@@ -41,6 +73,7 @@ static bool reader_fill(struct proto_reader *r) {
 
 /* Reads the next line into line; returns false at the end of input. */
 bool proto_read_line(struct proto_reader *r, struct proto_line *line) {
+    if (reader_pre_line(r, line)) return true;
     size_t len = 0, full = 0;
     bool got = false;
     for (;;) {
@@ -250,8 +283,49 @@ void proto_session_free(struct proto_session *s) {
     s->game = s->scratch = s->search_game = NULL;
     book_free(&s->bk.book);
     s->bk.loaded = false;
+    free(s->options_log);
+    free(s->switch_line);
+    s->options_log = s->switch_line = NULL;
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
+}
+
+/* Appends text and a newline to a malloc'd log of *len bytes; false if out of memory. */
+static bool log_append(char **log, size_t *len, const char *text) {
+    size_t n = strlen(text);
+    char *grown = realloc(*log, *len + n + 2);
+    if (!grown) return false;
+    memcpy(grown + *len, text, n);
+    grown[*len + n] = '\n';
+    grown[*len + n + 1] = 0;
+    *log = grown;
+    *len += n + 1;
+    return true;
+}
+
+/* Records an option line that took effect, to be set again if the session changes build. */
+void proto_session_log_option(struct proto_session *s, const char *line) {
+    log_append(&s->options_log, &s->options_len, line);
+}
+
+/* Tells whether the session should go on in the other build for an n x n board (see .h). */
+bool proto_other_build(int n, const char *rules, char *err, size_t errlen) {
+    err[0] = '\0';
+    if (!proto_other_width(n)) return false;
+    bool (*ok)(const char *, char *, size_t) = hnefi_shared_handoff.rules_ok[!HNEFI_WIDE];
+    if (!ok) {
+        snprintf(err, errlen,
+                 "boards of %dx%d need hnefi's build of %s boards, not in this program", n, n,
+                 HNEFI_WIDE ? "11x11 and smaller" : "larger");
+        return false;
+    }
+    return !rules || ok(rules, err, errlen);
+}
+
+/* Ends the session's loop so that the other build goes on with line. */
+void proto_session_switch(struct proto_session *s, const char *line) {
+    free(s->switch_line);
+    s->switch_line = strdup(line);
 }
 
 /*
@@ -808,6 +882,16 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
     if (!book_ok) snprintf(s->startup_note, sizeof s->startup_note, "--book: %.580s", err);
     proto_reader_init(r, in_fd);
     int rc = 0;
+    static const proto_loop loops[] = {proto_uci_loop, proto_otep_loop, proto_htp_loop};
+    if (hnefi_shared_handoff.active) {
+        /* the other build's session goes on here: its input, its output, its loop */
+        *r = hnefi_shared_handoff.reader;
+        proto_out_set_fd(hnefi_shared_handoff.out_fd);
+        loop = loops[hnefi_shared_handoff.kind];
+        hnefi_shared_handoff.active = false;
+        s->continued = true;
+        detect = false;
+    }
     if (!detect) {
         rc = loop(s, r, line, false, cfg);
     } else {
@@ -815,11 +899,37 @@ int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop
         bool have;
         while ((have = proto_read_line(r, line)) && line->text[strspn(line->text, " \t")] == 0)
             ;
-        if (have) rc = (is_rules_line(line) ? proto_otep_loop : loop)(s, r, line, true, cfg);
+        if (have && is_rules_line(line)) loop = proto_otep_loop;
+        if (have) rc = loop(s, r, line, true, cfg);
+    }
+    if (rc == PROTO_SWITCH && s->switch_line) {
+        /* hand over: the option lines, the line that asked, then the input not yet read */
+        struct proto_handoff *h = &hnefi_shared_handoff;
+        size_t len = s->options_len;
+        char *pre = s->options_log;
+        s->options_log = NULL;
+        if (!log_append(&pre, &len, s->switch_line)) rc = 1;
+        h->kind = loop == proto_otep_loop  ? PROTO_KIND_OTEP
+                  : loop == proto_htp_loop ? PROTO_KIND_HTP
+                                           : PROTO_KIND_UCI;
+        proto_reader_free(r); /* lines handed to this session: all read before the switch */
+        h->reader = *r;
+        h->reader.pre = pre;
+        h->reader.pre_len = len;
+        h->reader.pre_at = 0;
+        h->out_fd = out_fd;
+        h->active = rc == PROTO_SWITCH;
+        if (!h->active) free(pre);
     }
     proto_session_free(s);
     free(s);
+    proto_reader_free(r);
     free(r);
     free(line);
     return rc;
+}
+
+/* Tells whether a protocol command goes on from the other build's session (PROTO_SWITCH). */
+bool proto_continuing(void) {
+    return hnefi_shared_handoff.active;
 }

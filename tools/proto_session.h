@@ -58,12 +58,14 @@ enum {
 #define PROTO_ENGINE_VERSION "0.1.0"
 #define PROTO_ENGINE_AUTHOR  "the hnefi authors"
 
-/* A buffered reader of lines from a file descriptor. */
+/* A buffered reader of lines from a file descriptor, after the lines of `pre` if any. */
 struct proto_reader {
     int fd;
     bool eof;
     size_t start, end;
     char buf[16384];
+    char *pre; /* malloc'd lines read first (handed over by the other width: proto_handoff) */
+    size_t pre_len, pre_at;
 };
 
 /* One line as read: the text (NUL-terminated, stripped) and what was wrong with it. */
@@ -77,6 +79,9 @@ struct proto_line {
 
 /* Starts a reader on fd. */
 void proto_reader_init(struct proto_reader *r, int fd);
+
+/* Frees what the reader holds (lines handed over and not read). */
+void proto_reader_free(struct proto_reader *r);
 
 /* Reads the next line into line; returns false at the end of input. */
 bool proto_read_line(struct proto_reader *r, struct proto_line *line);
@@ -174,7 +179,63 @@ struct proto_session {
     struct proto_book bk;
     char startup_note[600]; /* an error with the command line's book, for the protocol to say */
     struct proto_caps caps;
+    /* handing the session to the other width's build (proto_handoff) */
+    char *options_log; /* malloc'd: the option lines that took effect, to set them again there */
+    size_t options_len;
+    char *switch_line; /* malloc'd: the line that asked for the other build; the loop ends */
+    bool continued;    /* this session goes on from the other build's: no greeting */
 };
+
+/*
+ * Boards beyond 11x11 are played by the wide build (HNEFI_WIDE, docs/rules.md), the others by
+ * the 128-bit one; both are in one program. When a protocol's rules, variant or board size need
+ * the other build, its loop stops with PROTO_SWITCH after proto_session_switch, and tools/hnefi.c
+ * runs the same protocol command of the other build, which goes on from hnefi_shared_handoff:
+ * the same input (with what was read but not handled), the same output, and first the option
+ * lines that had taken effect, then the line that asked for the switch. The game restarts under
+ * the new rules, as any change of rules restarts it. The hnefi_shared_ name is not renamed in
+ * the wide build, so both builds see the one object.
+ */
+enum { PROTO_SWITCH = 1000 }; /* a loop's and a protocol command's status: go on in the other */
+
+/* Which protocol a session speaks. */
+enum proto_kind { PROTO_KIND_UCI, PROTO_KIND_OTEP, PROTO_KIND_HTP };
+
+struct proto_handoff {
+    bool active;
+    enum proto_kind kind;
+    struct proto_reader reader; /* pre: the lines to handle first */
+    int out_fd;
+    /* HTP's settings (its commands reply, so they are handed over, not replayed) */
+    int htp_first;
+    bool htp_timed;
+    int64_t htp_minutes_ms, htp_add_ms;
+    /* each build's reader of rules strings ([HNEFI_WIDE]); NULL where the program has no such
+       build (tools/hnefi.c sets them; tests and fuzz targets have the 128-bit build only) */
+    bool (*rules_ok[2])(const char *rules, char *err, size_t errlen);
+};
+
+extern struct proto_handoff hnefi_shared_handoff;
+
+/* Tells whether rules of an n x n board need the other build than this one (which plays it). */
+static inline bool proto_other_width(int n) {
+    return HNEFI_WIDE ? n >= 7 && n <= 11 : n > 11 && n <= 19;
+}
+
+/*
+ * Tells whether the session should go on in the other build for an n x n board: that build is
+ * in the program and reads rules (an OpenTafl rules string, or NULL for a board the protocol
+ * names itself). False when this build plays the board, and false with a reason in err (else
+ * err is "") when the other build is missing or refuses the rules: the protocol then reports
+ * err and keeps its game.
+ */
+bool proto_other_build(int n, const char *rules, char *err, size_t errlen);
+
+/* Records an option line that took effect, to be set again if the session changes build. */
+void proto_session_log_option(struct proto_session *s, const char *line);
+
+/* Ends the session's loop so that the other build goes on with line (see PROTO_SWITCH). */
+void proto_session_switch(struct proto_session *s, const char *line);
 
 /* Sets up a session for variant v with a table of hash_mib MiB; false if out of memory. */
 bool proto_session_init(struct proto_session *s, const struct variant *v, long hash_mib);
@@ -316,6 +377,9 @@ void proto_think_limits(const struct proto_config *cfg, struct search_limits *li
  * first non-blank line picks OpenTafl if it is a `rules` line. Returns the exit status.
  */
 int proto_run(const struct proto_config *cfg, int in_fd, bool detect, proto_loop loop);
+
+/* Tells whether a protocol command goes on from the other build's session (PROTO_SWITCH). */
+bool proto_continuing(void);
 
 /* The protocol loops and the commands that start them (argv[0] is the command name). */
 int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto_line *line,

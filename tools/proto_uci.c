@@ -118,6 +118,8 @@ static void cmd_uci_hello(struct uci *u, int n, char **w) {
         strcat(combo, " var ");
         strcat(combo, variant_builtin(i)->name);
     }
+    /* the wide build's own variants, when the program has it (PROTO_SWITCH goes there) */
+    if (!HNEFI_WIDE && hnefi_shared_handoff.rules_ok[1]) strcat(combo, " var copenhagen13");
     proto_out("id name %s %s", PROTO_ENGINE_NAME, PROTO_ENGINE_VERSION);
     proto_out("id author %s", PROTO_ENGINE_AUTHOR);
     proto_out("option name Variant type combo default %s%s", u->default_variant, combo);
@@ -199,9 +201,154 @@ static void set_variant(struct uci *u, const struct variant *v) {
     search_clear(u->s->search);
 }
 
-/* setoption name <name> [value <value>]: every option of `uci`, and TaflZero's NNFile. */
+/* Hands the session to the other build with `setoption name NAME value VALUE` (PROTO_SWITCH):
+   a running search reports its move first, as a GUI expects of any change of rules. */
+static void switch_build(struct uci *u, const char *name, const char *value) {
+    char line[PROTO_LINE_MAX];
+    snprintf(line, sizeof line, "setoption name %s value %s", name, value);
+    proto_session_stop(u->s, true);
+    proto_session_switch(u->s, line);
+}
+
+/* Sets option name to value; false (after an error line) if it was not set. */
+static bool apply_option(struct uci *u, const char *name, const char *value) {
+    char q[64];
+    int64_t v;
+    struct proto_session *s = u->s;
+    if (strcasecmp(name, "Variant") == 0) {
+        const struct variant *var = variant_by_name(value);
+        char err[200];
+        if (proto_other_build(var ? var->size : variant_wide_only(value), NULL, err, sizeof err)) {
+            switch_build(u, name, value); /* a board the other build plays */
+            return true;
+        }
+        if (err[0]) {
+            uci_error("setoption Variant: %s", err);
+            return false;
+        }
+        if (!var) {
+            uci_error("setoption Variant: unknown variant '%s' (copenhagen, fetlar, tablut, "
+                      "linnaeus, brandubh)",
+                      proto_quote(value, q, sizeof q));
+            return false;
+        }
+        set_variant(u, var);
+    } else if (strcasecmp(name, "Rules") == 0) {
+        struct variant var;
+        char err[256];
+        if (!*value) {
+            uci_error("setoption Rules: missing value (an OpenTafl rules string)");
+            return false;
+        }
+        if (proto_other_build(opentafl_rules_dim(value), value, err, sizeof err)) {
+            switch_build(u, name, value);
+            return true;
+        }
+        if (err[0]) {
+            uci_error("setoption Rules: %s", err);
+            return false;
+        }
+        if (!opentafl_read_rules(&var, value, err, sizeof err)) {
+            uci_error("setoption Rules: %s", err);
+            return false;
+        }
+        set_variant(u, &var);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        if (!spin_value("Hash", value, 1, PROTO_HASH_MAX, &v)) return false;
+        if (!proto_session_set_hash(s, (long)v)) {
+            uci_error("setoption Hash: out of memory for %lld MiB; the table stays at %ld MiB",
+                      (long long)v, s->hash_mib);
+            return false;
+        }
+    } else if (strcasecmp(name, "Threads") == 0) {
+        if (!spin_value("Threads", value, 1, SEARCH_MAX_THREADS, &v)) return false;
+        proto_session_stop(s, false);
+        s->opt.threads = (int)v;
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        if (!spin_value("MultiPV", value, 1, UCI_MULTIPV_MAX, &v)) return false;
+        proto_session_stop(s, false);
+        s->opt.multipv = v > SEARCH_MAX_MULTIPV ? SEARCH_MAX_MULTIPV : (int)v;
+        if (v > SEARCH_MAX_MULTIPV)
+            proto_out("info string MultiPV %lld: hnefi reports at most %d lines", (long long)v,
+                      SEARCH_MAX_MULTIPV);
+    } else if (strcasecmp(name, "MoveOverhead") == 0 || strcasecmp(name, "Move Overhead") == 0) {
+        if (!spin_value("MoveOverhead", value, 0, PROTO_OVERHEAD_MAX, &v)) return false;
+        proto_session_stop(s, false);
+        s->opt.move_overhead_ms = (int)v;
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            uci_error("setoption Ponder: value '%s': expected true or false",
+                      proto_quote(value, q, sizeof q));
+            return false;
+        }
+        atomic_store_explicit(&u->ponder_option, strcmp(value, "true") == 0, memory_order_relaxed);
+    } else if (strcasecmp(name, "OwnBook") == 0) {
+        char err[800];
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            uci_error("setoption OwnBook: value '%s': expected true or false",
+                      proto_quote(value, q, sizeof q));
+            return false;
+        }
+        if (!proto_session_own_book(s, strcmp(value, "true") == 0 ? 1 : 0, err, sizeof err)) {
+            uci_error("setoption OwnBook: %s", err);
+            return false;
+        }
+    } else if (strcasecmp(name, "BookFile") == 0) {
+        char err[800];
+        bool shipped = !*value || strcmp(value, "<default>") == 0 || strcmp(value, "<empty>") == 0;
+        if (!proto_session_set_book(s, shipped ? "default" : value, err, sizeof err)) {
+            uci_error("setoption BookFile: %s", err);
+            return false;
+        }
+    } else if (strcasecmp(name, "BookDepth") == 0) {
+        if (!spin_value("BookDepth", value, 0, MAX_GAME_PLIES, &v)) return false;
+        s->bk.play.max_ply = (int)v;
+    } else if (strcasecmp(name, "BookVariety") == 0) {
+        enum book_variety var;
+        if (!cli_book_variety(value, &var)) {
+            uci_error("setoption BookVariety: value '%s': expected best or weighted",
+                      proto_quote(value, q, sizeof q));
+            return false;
+        }
+        s->bk.play.variety = var;
+    } else if (strcasecmp(name, "BookSeed") == 0) {
+        if (!spin_value("BookSeed", value, 0, 2147483647, &v)) return false;
+        proto_session_book_seed(s, (uint64_t)v);
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        proto_session_stop(s, false);
+        search_clear(s->search);
+    } else if (strcasecmp(name, "Eval") == 0) {
+        struct cli_eval probe = {0};
+        if (!cli_eval_set_kind(&probe, value)) {
+            uci_error("setoption Eval: value '%s': expected nnue or classic",
+                      proto_quote(value, q, sizeof q));
+            return false;
+        }
+        proto_session_stop(s, false);
+        cli_eval_set_kind(&s->eval, value);
+    } else if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "NNFile") == 0) {
+        /* NNFile is TaflZero's name; a file that is no hnefi network is refused the same way */
+        char err[400];
+        bool builtin = !*value || strcmp(value, "<builtin>") == 0 || strcmp(value, "<empty>") == 0;
+        if (!proto_session_set_net(s, builtin ? NULL : value, err, sizeof err)) {
+            uci_error("setoption %s: %s; the evaluation stays as it was", name, err);
+            return false;
+        }
+    } else {
+        uci_error("setoption: unknown option '%s' (Variant, Rules, Hash, Threads, MultiPV, "
+                  "MoveOverhead, Ponder, OwnBook, BookFile, BookDepth, BookVariety, BookSeed, "
+                  "Clear Hash, Eval, EvalFile)",
+                  proto_quote(name, q, sizeof q));
+        return false;
+    }
+    return true;
+}
+
+/* setoption name <name> [value <value>]: every option of `uci`, and TaflZero's NNFile. An option
+   that took effect (not Variant or Rules, which restart the game, nor Clear Hash) is recorded for
+   the other build, should the session move there (PROTO_SWITCH). */
 static void cmd_setoption(struct uci *u, int n, char **w) {
-    char name[128], value[PROTO_LINE_MAX / 2], q[64];
+    char name[128], value[PROTO_LINE_MAX / 2];
     int vi = n;
     if (n < 3 || strcmp(w[1], "name") != 0) {
         uci_error("setoption: expected 'setoption name <name> [value <value>]'");
@@ -218,107 +365,11 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
     }
     join_words(w, 2, vi, name, sizeof name);
     join_words(w, vi + 1, n, value, sizeof value);
-    int64_t v;
-    struct proto_session *s = u->s;
-    if (strcasecmp(name, "Variant") == 0) {
-        const struct variant *var = variant_by_name(value);
-        if (!var) {
-            uci_error("setoption Variant: unknown variant '%s' (copenhagen, fetlar, tablut, "
-                      "linnaeus, brandubh)",
-                      proto_quote(value, q, sizeof q));
-            return;
-        }
-        set_variant(u, var);
-    } else if (strcasecmp(name, "Rules") == 0) {
-        struct variant var;
-        char err[256];
-        if (!*value) {
-            uci_error("setoption Rules: missing value (an OpenTafl rules string)");
-            return;
-        }
-        if (!opentafl_read_rules(&var, value, err, sizeof err)) {
-            uci_error("setoption Rules: %s", err);
-            return;
-        }
-        set_variant(u, &var);
-    } else if (strcasecmp(name, "Hash") == 0) {
-        if (!spin_value("Hash", value, 1, PROTO_HASH_MAX, &v)) return;
-        if (!proto_session_set_hash(s, (long)v))
-            uci_error("setoption Hash: out of memory for %lld MiB; the table stays at %ld MiB",
-                      (long long)v, s->hash_mib);
-    } else if (strcasecmp(name, "Threads") == 0) {
-        if (!spin_value("Threads", value, 1, SEARCH_MAX_THREADS, &v)) return;
-        proto_session_stop(s, false);
-        s->opt.threads = (int)v;
-    } else if (strcasecmp(name, "MultiPV") == 0) {
-        if (!spin_value("MultiPV", value, 1, UCI_MULTIPV_MAX, &v)) return;
-        proto_session_stop(s, false);
-        s->opt.multipv = v > SEARCH_MAX_MULTIPV ? SEARCH_MAX_MULTIPV : (int)v;
-        if (v > SEARCH_MAX_MULTIPV)
-            proto_out("info string MultiPV %lld: hnefi reports at most %d lines", (long long)v,
-                      SEARCH_MAX_MULTIPV);
-    } else if (strcasecmp(name, "MoveOverhead") == 0 || strcasecmp(name, "Move Overhead") == 0) {
-        if (!spin_value("MoveOverhead", value, 0, PROTO_OVERHEAD_MAX, &v)) return;
-        proto_session_stop(s, false);
-        s->opt.move_overhead_ms = (int)v;
-    } else if (strcasecmp(name, "Ponder") == 0) {
-        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-            uci_error("setoption Ponder: value '%s': expected true or false",
-                      proto_quote(value, q, sizeof q));
-            return;
-        }
-        atomic_store_explicit(&u->ponder_option, strcmp(value, "true") == 0, memory_order_relaxed);
-    } else if (strcasecmp(name, "OwnBook") == 0) {
-        char err[800];
-        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-            uci_error("setoption OwnBook: value '%s': expected true or false",
-                      proto_quote(value, q, sizeof q));
-            return;
-        }
-        if (!proto_session_own_book(s, strcmp(value, "true") == 0 ? 1 : 0, err, sizeof err))
-            uci_error("setoption OwnBook: %s", err);
-    } else if (strcasecmp(name, "BookFile") == 0) {
-        char err[800];
-        bool shipped = !*value || strcmp(value, "<default>") == 0 || strcmp(value, "<empty>") == 0;
-        if (!proto_session_set_book(s, shipped ? "default" : value, err, sizeof err))
-            uci_error("setoption BookFile: %s", err);
-    } else if (strcasecmp(name, "BookDepth") == 0) {
-        if (!spin_value("BookDepth", value, 0, MAX_GAME_PLIES, &v)) return;
-        s->bk.play.max_ply = (int)v;
-    } else if (strcasecmp(name, "BookVariety") == 0) {
-        enum book_variety var;
-        if (!cli_book_variety(value, &var)) {
-            uci_error("setoption BookVariety: value '%s': expected best or weighted",
-                      proto_quote(value, q, sizeof q));
-            return;
-        }
-        s->bk.play.variety = var;
-    } else if (strcasecmp(name, "BookSeed") == 0) {
-        if (!spin_value("BookSeed", value, 0, 2147483647, &v)) return;
-        proto_session_book_seed(s, (uint64_t)v);
-    } else if (strcasecmp(name, "Clear Hash") == 0) {
-        proto_session_stop(s, false);
-        search_clear(s->search);
-    } else if (strcasecmp(name, "Eval") == 0) {
-        struct cli_eval probe = {0};
-        if (!cli_eval_set_kind(&probe, value)) {
-            uci_error("setoption Eval: value '%s': expected nnue or classic",
-                      proto_quote(value, q, sizeof q));
-            return;
-        }
-        proto_session_stop(s, false);
-        cli_eval_set_kind(&s->eval, value);
-    } else if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "NNFile") == 0) {
-        /* NNFile is TaflZero's name; a file that is no hnefi network is refused the same way */
-        char err[400];
-        bool builtin = !*value || strcmp(value, "<builtin>") == 0 || strcmp(value, "<empty>") == 0;
-        if (!proto_session_set_net(s, builtin ? NULL : value, err, sizeof err))
-            uci_error("setoption %s: %s; the evaluation stays as it was", name, err);
-    } else {
-        uci_error("setoption: unknown option '%s' (Variant, Rules, Hash, Threads, MultiPV, "
-                  "MoveOverhead, Ponder, OwnBook, BookFile, BookDepth, BookVariety, BookSeed, "
-                  "Clear Hash, Eval, EvalFile)",
-                  proto_quote(name, q, sizeof q));
+    if (apply_option(u, name, value) && strcasecmp(name, "Variant") != 0 &&
+        strcasecmp(name, "Rules") != 0 && strcasecmp(name, "Clear Hash") != 0) {
+        char line[PROTO_LINE_MAX];
+        snprintf(line, sizeof line, "setoption name %s value %s", name, value);
+        proto_session_log_option(u->s, line);
     }
 }
 
@@ -667,11 +718,15 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
     u->default_book_depth = s->bk.play.max_ply;
     u->default_variety = s->bk.play.variety;
     u->default_seed = (long)s->bk.seed;
-    if (s->startup_note[0]) uci_error("%s", s->startup_note);
+    if (s->startup_note[0] && !s->continued) uci_error("%s", s->startup_note);
     u->default_classic = s->eval.classic;
     snprintf(u->default_net, sizeof u->default_net, "%s", s->eval.have_net ? s->eval.net_path : "");
     bool quit = have && !uci_line(u, line);
-    while (!quit && proto_read_line(r, line)) quit = !uci_line(u, line);
+    while (!quit && !s->switch_line && proto_read_line(r, line)) quit = !uci_line(u, line);
+    if (s->switch_line) { /* the other build goes on (PROTO_SWITCH) */
+        free(u);
+        return PROTO_SWITCH;
+    }
     if (quit) {
         proto_session_stop(s, false);
         proto_out("bye");
