@@ -486,10 +486,7 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
         if (bb_is_empty(cor_list))
             r.corners = false;
         else if (!bb_eq(cor_list, phys_corners))
-            return fail(err, errlen,
-                        "rules token 'cor': unsupported: corners other than the four "
-                        "corner squares%s%s",
-                        "", "");
+            r.corner_squares = cor_list; /* e.g. Alea Evangelii's four 2x2 blocks */
     }
     if (!r.corners) r.hostile_corner = 0;
     if (have_cen && bb_is_empty(cen_list)) {
@@ -579,6 +576,14 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
                                                             : 's';
     if (ks != 's') o += sprintf(o, " ks:%c", ks);
     if (!v->corners) o += sprintf(o, " cor:");
+    if (v->corners && bb_any(v->corner_squares)) {
+        o += sprintf(o, " cor:");
+        for (bb_t c = v->corner_squares; bb_any(c);) {
+            char sq[SQ_NAME_MAX];
+            sq_name(bb_pop(&c), v->size, sq);
+            o += sprintf(o, "%s,", sq);
+        }
+    }
     if (!v->centre) o += sprintf(o, " cen:");
     if (v->corners && v->hostile_corner != (KIND_A | KIND_D | KIND_K)) {
         kinds_text(v->hostile_corner, kinds);

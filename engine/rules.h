@@ -64,7 +64,8 @@ void rules_decide_full(struct position *p, int to, int mover);
 /*
  * Decides the end of the game by the board rules after side `mover` moved to `to` (checks 1-4 of
  * §4.10); sets p->result and p->reason. Settled here without a call: a defender move when the
- * king is off the edge (escape squares and exit forts are on the edge), an attacker move that
+ * king is off the edge and off the escape squares (exit forts are on the edge, and so are the
+ * escape squares of every variant but Alea Evangelii's 2x2 corners), an attacker move that
  * lands away from the king when the variant has no immobile-king rule and a defender piece is
  * on the edge (no encirclement then).
  */
@@ -74,7 +75,7 @@ static inline void rules_decide(struct position *p, int to, int mover) {
     p->result = RESULT_NONE;
     p->reason = END_NONE;
     if (mover == SIDE_DEFENDERS) {
-        if (bb_is_empty(p->king & g->edge)) return;
+        if (bb_is_empty(p->king & v->king_end_squares)) return;
     } else if (!bb_has(g->nbrs[p->king_sq], to) && !v->immobile_king) {
         if (!v->encirclement || bb_any((p->def | p->king) & g->edge)) return;
     }

@@ -41,7 +41,7 @@ void threat_king_reach_special(const struct position *p, struct king_reach *r) {
     r->pro = empty & ~v->king_block;
     r->land = empty & ~v->king_forbidden;
     r->one = movegen_king_targets(p);
-    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    bb_t esc = v->escape_mask, towards = v->escape_approach;
     bb_t second = r->one & ~esc & towards;
     r->two_escapes = BB_EMPTY;
     while (bb_any(second)) {

@@ -59,7 +59,7 @@ static inline void threat_king_reach(const struct position *p, struct king_reach
     r->land = empty & ~v->king_forbidden;
     r->one = bb_slides(g, p->king_sq, r->pro) & r->land;
     /* a slide ends on a corner only from the corner's rank or file, both on the edge */
-    bb_t esc = v->escape_mask, towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+    bb_t esc = v->escape_mask, towards = v->escape_approach;
     r->two_escapes = movegen_slide_set(g, r->one & ~esc & towards, r->pro, r->land) & esc & ~r->one;
 }
 

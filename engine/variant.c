@@ -234,12 +234,13 @@ void variant_finish(struct variant *v) {
     bb_geom_init(&v->g, n);
     v->throne_sq = v->centre ? (n / 2) * n + n / 2 : -1;
     v->throne = v->centre ? bb_sq(v->throne_sq) : BB_EMPTY;
-    v->corner_mask = BB_EMPTY;
-    if (v->corners)
-        v->corner_mask = bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
-    v->escape_mask = v->escape == ESCAPE_EDGE
-                         ? v->g.edge
-                         : bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
+    bb_t four = bb_sq(0) | bb_sq(n - 1) | bb_sq(n * (n - 1)) | bb_sq(n * n - 1);
+    bb_t listed = v->corner_squares & v->g.board;
+    v->corner_mask = !v->corners ? BB_EMPTY : bb_any(listed) ? listed : four;
+    v->escape_mask = v->escape == ESCAPE_EDGE ? v->g.edge : bb_any(listed) ? listed : four;
+    v->escape_approach =
+        v->escape == ESCAPE_CORNER && bb_is_empty(v->escape_mask & ~four) ? v->g.edge : v->g.board;
+    v->king_end_squares = v->g.edge | v->escape_mask;
     v->men_forbidden = v->throne | v->corner_mask | v->forts;
     v->king_forbidden = (v->throne_stop == THRONE_NOBODY ? v->throne : BB_EMPTY) | v->forts;
     v->men_block = (v->throne_pass == THRONE_ALL ? BB_EMPTY : v->throne) | v->forts;

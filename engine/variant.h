@@ -55,6 +55,8 @@ struct variant {
     enum escape_rule escape;
     bool centre; /* the middle square is a throne (false: an ordinary square, as in Sea Battle) */
     bool corners;
+    bb_t corner_squares; /* with corners: the corner squares if not the four (OpenTafl's cor:
+                            list: Alea Evangelii's 2x2 blocks); empty: the four corners */
     enum throne_who throne_stop; /* THRONE_KING or THRONE_NOBODY */
     enum throne_who throne_pass;
     unsigned hostile_corner;       /* kind_set */
@@ -78,6 +80,10 @@ struct variant {
     struct bb_geom g;
     int throne_sq; /* -1 without a centre */
     bb_t throne, corner_mask, escape_mask;
+    bb_t escape_approach;  /* the squares from which a slide can end on an escape square (the
+                              edge, for the four corners: they lie on its lines) */
+    bb_t king_end_squares; /* the edge and the escape squares: a defender move can end the game
+                              only with the king there */
     bb_t men_forbidden, king_forbidden;
     bb_t men_block, king_block; /* squares that stop a slide even when empty */
     bool king_hammer, king_anvil;

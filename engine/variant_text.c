@@ -33,6 +33,7 @@ static const struct option_desc option_table[] = {
     {"escape", OPT_ENUM, OFF(escape), {"corner", "edge"}},
     {"centre", OPT_BOOL, OFF(centre), {0}},
     {"corners", OPT_BOOL, OFF(corners), {0}},
+    {"corner_squares", OPT_SQUARES, OFF(corner_squares), {0}},
     {"throne_stop", OPT_ENUM, OFF(throne_stop), {"all", "king", "nobody"}},
     {"throne_pass", OPT_ENUM, OFF(throne_pass), {"all", "king", "nobody"}},
     {"hostile_corner", OPT_KINDS, OFF(hostile_corner), {0}},

@@ -52,7 +52,7 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
         score += w->escape_in_two + w->escape_routes_two * (bb_popcount(k.two_escapes) - 1);
     } else {
         /* a slide ends on a corner only from the corner's rank or file, both on the edge */
-        bb_t towards = v->escape == ESCAPE_CORNER ? g->edge : g->board;
+        bb_t towards = v->escape_approach;
         bb_t reach2 = movegen_slide_set(g, k.one, k.pro, k.land);
         if (bb_any(movegen_slide_set(g, reach2 & towards, k.pro, k.land) & v->escape_mask))
             score += w->escape_in_three;

@@ -21,8 +21,10 @@ static bool ref_is_throne(const struct ref_board *b, int sq) {
     return b->v->centre && sq == (b->n / 2) * b->n + b->n / 2;
 }
 
-/* Tells whether sq is one of the four corner squares, whether or not they are special. */
+/* Tells whether sq is a corner square, whether or not corners are special: one of the four, or
+   of the variant's own list (corner_squares, Alea Evangelii's 2x2 blocks). */
 static bool ref_is_geo_corner(const struct ref_board *b, int sq) {
+    if (bb_any(b->v->corner_squares)) return bb_has(b->v->corner_squares, sq);
     int r = sq / b->n, f = sq % b->n, m = b->n - 1;
     return (r == 0 || r == m) && (f == 0 || f == m);
 }
@@ -116,9 +118,11 @@ static int ref_piece_moves(const struct ref_board *b, int sq, move_t *out) {
             if (king && v->king_speed > 0 && steps > v->king_speed) break;
             if (ref_is_fort(b, s) && !in_fort) break;
             if (ref_is_corner(b, s)) {
-                /* Only the king may stop on a corner; no line goes on past one. */
-                if (king) out[n++] = move_make(sq, s);
-                break;
+                /* Only the king may stop on a corner, or pass one (to a corner square beyond, in a
+                   block of them); no man goes on past one. */
+                if (!king) break;
+                out[n++] = move_make(sq, s);
+                continue;
             }
             if (ref_is_throne(b, s)) {
                 bool stop = king && v->throne_stop == THRONE_KING;

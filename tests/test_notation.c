@@ -220,6 +220,7 @@ static void opentafl(void) {
         "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
         "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, "
         "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        "dim:7 name:corners cor:a1,a2,b1,g7,f7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
     };
     for (size_t i = 0; i < sizeof beyond / sizeof beyond[0]; i++) {
         struct variant a, b;
@@ -229,7 +230,8 @@ static void opentafl(void) {
         CHECK(same_start(&a, &b) && a.centre == b.centre && bb_eq(a.forts, b.forts) &&
               a.king_speed == b.king_speed && a.throne_pass == b.throne_pass &&
               a.throne_stop == b.throne_stop && a.hostile_throne_empty == b.hostile_throne_empty &&
-              a.hostile_throne_king == b.hostile_throne_king && a.king_armed == b.king_armed);
+              a.hostile_throne_king == b.hostile_throne_king && a.king_armed == b.king_armed &&
+              bb_eq(a.corner_mask, b.corner_mask));
     }
     rules_bad("name:x dim:7 start:/7/7/7/3K3/7/7/7/", "must start with dim");
     rules_bad("dim:8 start:/7/7/7/3K3/7/7/7/", "board size must be 7, 9 or 11");
@@ -238,7 +240,6 @@ static void opentafl(void) {
     rules_bad("dim:7 ber:c start:/7/7/7/3K3/7/7/7/", "berserk");
     rules_bad("dim:7 spd:3 start:/7/7/7/3K3/7/7/7/", "speed");
     rules_bad("dim:7 dfor:a1 start:/7/7/7/3K3/7/7/7/", "fortress");
-    rules_bad("dim:7 cor:a1,b2 start:/7/7/7/3K3/7/7/7/", "corners other than");
     rules_bad("dim:7 afor:a2 start:/7/7/7/3K3/7/7/7/", "fortress squares that pieces may re-enter");
     rules_bad("dim:7 afor:a2 aforh:t cenre: aforre: start:/7/7/7/3K3/7/7/7/",
               "hostile fortress squares");

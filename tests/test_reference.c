@@ -758,10 +758,10 @@ int main(void) {
     long target = quick ? 5000 : 100000;
     /* the built-in variants, then OpenTafl's variants that need rules beyond them (by number) */
 #if HNEFI_WIDE
-    /* the wide bitboard: a small board, hnefatafl.org's 13x13, then OpenTafl's Tablut 15x15 and
-       Sea Battle 13x13 */
+    /* the wide bitboard: a small board, hnefatafl.org's 13x13, then OpenTafl's Tablut 15x15, Sea
+       Battle 13x13 and Alea Evangelii 19x19 (sixteen corner squares) */
     const char *names[] = {"brandubh", "copenhagen13"};
-    static const int opentafl[] = {12, 13};
+    static const int opentafl[] = {12, 13, 14};
 #else
     const char *names[] = {"copenhagen", "fetlar", "tablut", "linnaeus", "brandubh"};
     /* Sea Battle 9 and Tawlbwrdd: no centre square; Foteviken Tablut: fortress squares; Magpie:

@@ -590,6 +590,34 @@ static void king_speed_limit(void) {
     CHECK(!legal(&p, "c3c1") && !legal(&p, "c3a3") && legal(&p, "c3b3"));
 }
 
+#if HNEFI_WIDE
+/*
+ * Alea Evangelii (OpenTafl's string, 19x19, the wide build): sixteen corner squares in 2x2
+ * blocks; the king escapes on any of them, crosses them, and men never stop there; a corner
+ * square beside the king counts against him; nobody stops on the centre, not even the king.
+ */
+static void alea_evangelii(void) {
+    static struct variant v;
+    v = opentafl_variant(
+        "dim:19 name:Alea_Evangelii atkf:y tfr:w cor:a1,a2,b1,b2,a18,b18,a19,b19,r1,r2,s1,s2,r18,"
+        "r19,s18,s19, cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK start:/2t2t7t2t2/19/t4t7t4t/"
+        "7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/4T2T1T1T2T4/3t2T1TKT1T2t3/"
+        "4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/7t1t1t7/t4t7t4t/19/2t2t7t2t2/");
+    CHECK(v.size == 19 && bb_popcount(v.corner_mask) == 16);
+    struct position p = setup(&v, "k10", "", "b5", 'd'), q;
+    play(&p, "b5b2", &q); /* b2 is a corner square, off the edge */
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_ESCAPE);
+    CHECK(legal(&p, "b5b1"));               /* across b2 to b1 */
+    p = setup(&v, "e2 k10", "", "h8", 'a'); /* a man stops short of the corner block */
+    CHECK(legal(&p, "e2c2") && !legal(&p, "e2b2") && !legal(&p, "e2a2"));
+    p = setup(&v, "d2 c1 d3 k10", "", "c2", 'a'); /* b2 counts against the king */
+    play(&p, "d3c3", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    p = setup(&v, "k10", "", "j12", 'd'); /* the king may not come back to the centre */
+    CHECK(!legal(&p, "j12j10") && legal(&p, "j12j11"));
+}
+#endif
+
 /* Returns v with one option changed (or v itself when value is NULL). */
 static struct variant with_option(const struct variant *v, const char *key, const char *value) {
     struct variant r = *v;
@@ -743,5 +771,8 @@ int main(void) {
     no_centre_square();
     fortress_squares();
     king_speed_limit();
+#if HNEFI_WIDE
+    alea_evangelii();
+#endif
     return check_done();
 }
