@@ -335,13 +335,13 @@ static void refused(const uint8_t *data, size_t len, const char *want, int line)
 }
 
 /* Re-encodes a book file with its header changed by fix (its checksum made right if rehash). */
-static uint8_t *reencode(const uint8_t *file, size_t len, void (*fix)(uint8_t *h, size_t hl),
+static uint8_t *reencode(const uint8_t *file, size_t len, size_t (*fix)(uint8_t *h, size_t hl),
                          bool rehash, size_t *outlen) {
     size_t pos = 0, hl, bl;
     char *h, *body, err[300];
     zio_next_frame(file, len, &pos, &h, &hl, err, sizeof err);
     zio_next_frame(file, len, &pos, &body, &bl, err, sizeof err);
-    fix((uint8_t *)h, hl);
+    hl = fix((uint8_t *)h, hl);
     if (rehash) {
         uint64_t v = book_fnv(BOOK_FNV_BASIS, h, hl - 8);
         for (int i = 0; i < 8; i++) h[hl - 8 + i] = (char)(v >> (8 * i));
@@ -361,34 +361,60 @@ static uint8_t *reencode(const uint8_t *file, size_t len, void (*fix)(uint8_t *h
 }
 
 /* Sets the format version to 2. */
-static void set_version_2(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t set_version_2(uint8_t *h, size_t hl) {
     h[8] = 2;
+    return hl;
 }
 /* Changes the games count (the header's checksum then fails). */
-static void flip_games(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t flip_games(uint8_t *h, size_t hl) {
     h[48] ^= 1;
+    return hl;
 }
 /* Spoils the magic. */
-static void bad_magic(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t bad_magic(uint8_t *h, size_t hl) {
     h[0] = 'X';
+    return hl;
 }
 /* Changes the body's checksum. */
-static void body_hash_off(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t body_hash_off(uint8_t *h, size_t hl) {
     h[40] ^= 1;
+    return hl;
 }
 /* Says there are no positions. */
-static void zero_positions(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t zero_positions(uint8_t *h, size_t hl) {
     memset(h + 24, 0, 8);
+    return hl;
 }
 /* Says the board is 9x9. */
-static void size_9(uint8_t *h, size_t hl) {
-    (void)hl;
+static size_t size_9(uint8_t *h, size_t hl) {
     h[16] = 9;
+    return hl;
+}
+
+/* Finds the bytes s (of length n) in h; NULL if they are not there. */
+static uint8_t *find_bytes(uint8_t *h, size_t hl, const char *s, size_t n) {
+    for (size_t i = 0; i + n <= hl; i++)
+        if (memcmp(h + i, s, n) == 0) return h + i;
+    return NULL;
+}
+/* Drops the line "centre yes" from the rules text, as a book of an older hnefi has it. */
+static size_t drop_centre(uint8_t *h, size_t hl) {
+    uint8_t *rules = find_bytes(h, hl, "size 7\n", 7),
+            *line = find_bytes(h, hl, "centre yes\n", 11);
+    if (!rules || !line) return hl;
+    size_t n = (size_t)rules[-2] | (size_t)rules[-1] << 8;
+    rules[-2] = (uint8_t)(n - 11);
+    rules[-1] = (uint8_t)((n - 11) >> 8);
+    memmove(line, line + 11, hl - (size_t)(line + 11 - h));
+    h[12] = (uint8_t)(hl - 11); /* the header's own length, 4 bytes at 12 */
+    h[13] = (uint8_t)((hl - 11) >> 8);
+    return hl - 11;
+}
+/* Names an option this hnefi does not know in the rules text. */
+static size_t unknown_option(uint8_t *h, size_t hl) {
+    uint8_t *line = find_bytes(h, hl, "centre yes\n", 11);
+    if (line) memcpy(line, "centrx", 6);
+    return hl;
 }
 
 /* Every reason a reader refuses a file, each named with the file. */
@@ -446,6 +472,22 @@ static void test_errors(void) {
     x = reencode(f, len, size_9, true, &n);
     refused(x, n, "damaged: board size 9, its rules say 7", __LINE__);
     free(x);
+    x = reencode(f, len, unknown_option, true, &n);
+    refused(x, n, "the book's rules cannot be played: its rules: ", __LINE__);
+    free(x);
+    /* a book from before an option existed reads as that option's default, hnefi's old rule */
+    x = reencode(f, len, drop_centre, true, &n);
+    write_file(tmp_path(1, "old.book"), x, n);
+    free(x);
+    memset(&b, 0, sizeof b);
+    char why_old[300];
+    bool old_ok = book_load(&b, tmp_path(1, "old.book"), err, sizeof err);
+    if (!old_ok) fprintf(stderr, "    old book: %s\n", err);
+    if (CHECK(old_ok)) {
+        CHECK(book_fits(&b, variant_by_name("brandubh"), why_old, sizeof why_old));
+        CHECK(strstr(b.rules, "centre yes\n"));
+        book_free(&b);
+    }
     /* a raw (decompressed) book is named as such */
     uint8_t raw[16] = "HNEFIBOK";
     refused(raw, sizeof raw, "decompressed?", __LINE__);

@@ -336,8 +336,14 @@ static void cmd_board_size(struct htp *h, int n, char **w) {
                     "'board_size 13'");
         return;
     }
+    char err[160];
+    bool other = proto_other_build((int)size, NULL, err, sizeof err);
+    if (err[0]) { /* a program without the other build: the board stays as it was */
+        htp_fail(h, "message: board_size: %s", err);
+        return;
+    }
     if (h->s->game->n > 0) h->timed = false; /* time settings survive only an unplayed game */
-    if (proto_other_width((int)size)) {      /* the other build goes on, with these settings */
+    if (other) {                             /* the other build goes on, with these settings */
         struct proto_handoff *ho = &hnefi_shared_handoff;
         char line[32];
         ho->htp_first = h->first;
