@@ -33,7 +33,7 @@ static const char book_usage[] =
     "  expand BOOK [--nodes N | --time S] [--positions K] [--threads T] [--width W]\n"
     "              [--ply-cost C] [--max-ply P] [--hash MiB] [--eval nnue|classic] [--net F]\n"
     "                   grows the book by search, best first (default 100000 nodes, 100\n"
-    "                   positions, 1 thread, 3 lines each, 10 centi-men a ply, 60 plies,\n"
+    "                   positions, all cores, 3 lines each, 10 centi-men a ply, 60 plies,\n"
     "                   16 MiB); killed, it resumes when run again (BOOK.journal)\n"
     "      --progress | --quiet   a progress line on stderr (default: on a terminal)\n"
     "  show BOOK [--fen F | --moves \"...\"]   a position's book moves (default: the start)\n"
@@ -259,6 +259,8 @@ static void expand_progress(const struct book_expand_status *st, void *arg) {
 static int book_expand_cmd(int argc, char **argv) {
     struct book_expand_config cfg;
     book_expand_default(&cfg);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN); /* all cores unless --threads says otherwise */
+    cfg.threads = cores < 1 ? 1 : cores > SEARCH_MAX_THREADS ? SEARCH_MAX_THREADS : (int)cores;
     const char *name = NULL, *net_path = NULL;
     bool progress = false, quiet = false, nodes_given = false, time_given = false;
     struct cli_eval ev = {0};
