@@ -17,6 +17,27 @@ enum { FIELDS_SHORT = 4, FIELDS_LONG = 10, FIELD_MAX = 10 };
 
 static const char *const status_words[] = {"Ongoing", "Black", "White", "Draw"};
 
+/* records_scan's refusals of games this build does not have (records_not_built_in reads them) */
+#define UNKNOWN_VARIANT_FORMAT                                                                     \
+    "holds games of variant '%s', which is not built in (line %lld); give its rules with --rules"
+#define UNKNOWN_VARIANT_HEAD "holds games of variant '"
+#define UNKNOWN_BOARD_FORMAT "line %lld: games on a %dx%d board, which is not built in"
+#define NOT_BUILT_IN         ", which is not built in"
+
+/* Tells whether err is records_scan's refusal of games this build does not have. */
+bool records_not_built_in(const char *err, char *name, size_t namelen) {
+    if (!strstr(err, NOT_BUILT_IN) || namelen == 0) return false;
+    name[0] = '\0';
+    const char *at = strstr(err, UNKNOWN_VARIANT_HEAD);
+    if (!at) return true; /* a board size */
+    at += strlen(UNKNOWN_VARIANT_HEAD);
+    size_t n = strcspn(at, "'");
+    if (n == 0 || n >= namelen) return false;
+    memcpy(name, at, n);
+    name[n] = '\0';
+    return true;
+}
+
 /* Writes a variant's name as records spell it (spaces and commas become '_'). */
 void records_variant_name(const struct variant *v, char *out, size_t outlen) {
     snprintf(out, outlen, "%s", v->name[0] ? v->name : "unnamed");
@@ -302,10 +323,7 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
                              "--variant",
                              rec->variant, want, (long long)*lineno);
                 } else if (rec->foreign) {
-                    snprintf(err, errlen,
-                             "holds games of variant '%s', which is not built in (line %lld); "
-                             "give its rules with --rules",
-                             rec->variant, (long long)*lineno);
+                    snprintf(err, errlen, UNKNOWN_VARIANT_FORMAT, rec->variant, (long long)*lineno);
                 } else {
                     snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
                 }
@@ -498,7 +516,11 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
             }
             if (rules && !v) {
                 if (!opentafl_read_rules(&g.rules, rules, why, sizeof why)) {
-                    snprintf(err, errlen, "line %lld: %s", (long long)lineno, why);
+                    int dim = opentafl_rules_dim(rules);
+                    if (!HNEFI_WIDE && dim > 11 && dim <= 19)
+                        snprintf(err, errlen, UNKNOWN_BOARD_FORMAT, (long long)lineno, dim, dim);
+                    else
+                        snprintf(err, errlen, "line %lld: %s", (long long)lineno, why);
                     return false;
                 }
                 g.have_rules = true;

@@ -66,6 +66,11 @@ void records_count_taken(const struct variant *v, int n, const bb_t *captures, i
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
                    struct tafl_game *scratch, char *err, size_t errlen);
 
+/* Tells whether err is records_scan's refusal of games this build does not have: of a variant
+   not built in (its name copied to name) or, in an OpenTafl record, on a board of the other
+   build (name ""). */
+bool records_not_built_in(const char *err, char *name, size_t namelen);
+
 /* Called for each record of a file, with its 1-based line number; return false to stop. */
 typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
 

@@ -134,6 +134,36 @@ static void loaded_king_between_enemies(void) {
 }
 
 /* Runs every command-line test. */
+/* Boards beyond 11x11: commands of the wide build, and its games' record files read back by
+   `hnefi games` (which goes to the wide build for them); without it, a clear refusal. */
+static void wide_boards(void) {
+#if HNEFI_WIDE_BOARDS
+    ok("perft --variant copenhagen13 2", "perft 2: 20348 nodes");
+    ok("show --variant copenhagen13", "legal moves: 180");
+    char dir[] = "/tmp/hnefi-cli-wide-XXXXXX", args[512];
+    if (!CHECK(mkdtemp(dir))) return;
+    snprintf(args, sizeof args,
+             "match --variant copenhagen13 --player name=a tc=nodes:300 --player name=b "
+             "tc=nodes:300 --games 2 --max-plies 60 --quiet --records %s/w.zst",
+             dir);
+    ok(args, "2 games played");
+    snprintf(args, sizeof args, "games summary %s/w.zst", dir);
+    ok(args, "2 games, ");
+    snprintf(args, sizeof args, "games list %s/w.zst --game 1", dir);
+    ok(args, " a ");
+    snprintf(args, sizeof args, "games convert %s/w.zst --to otg --out %s/w.otg", dir, dir);
+    ok(args, "wrote 2 games");
+    snprintf(args, sizeof args, "games summary %s/w.otg", dir);
+    ok(args, "2 games, ");
+    snprintf(args, sizeof args, "games summary %s/w.zst --variant copenhagen", dir);
+    bad(args, "holds copenhagen13 games, not copenhagen");
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    CHECK(system(args) == 0);
+#else
+    bad("perft --variant copenhagen13 2", "copenhagen13");
+#endif
+}
+
 int main(void) {
     ok("perft 3", "806344 nodes");
     ok("perft --variant brandubh 4", "1007392 nodes");
@@ -149,6 +179,7 @@ int main(void) {
     ok("perft --variant brandubh --fen '7/1aka3/7/7/7/2d4/5a1 d' 2", "perft 2: 346 nodes");
     ok("perft --variant linnaeus --fen '9/9/9/2aka4/9/9/9/3d5/6a2 d' 2", "perft 2: 623 nodes");
     loaded_king_between_enemies();
+    wide_boards();
     ok("variant --variant fetlar", "no_moves draw");
     ok("--help", "perft");
     ok("perft --help", "usage: hnefi perft");

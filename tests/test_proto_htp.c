@@ -290,6 +290,12 @@ static void test_errors(void) {
 static void test_board_13(void) {
     struct pipe_process p;
     if (!CHECK(start(&p, NULL, NULL))) return;
+#if !HNEFI_WIDE_BOARDS /* a program built without it says so and keeps its 11x11 board */
+    CHECK(strstr(ask(&p, "board_size 13"), "? message: board_size: boards of 13x13 need hnefi's"));
+    CHECK(ask_is(&p, "play attacker d1 d2", "= "));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    return;
+#endif
     CHECK(ask_is(&p, "board_size 13", "= "));
     CHECK(ask_is(&p, "first_move defender", "= "));
     const char *r = ask(&p, "generate_move");

@@ -12,6 +12,7 @@
 #include "selfplay/records.h"
 #include "tools/cli.h"
 #include "tools/cmd_match.h"
+#include "tools/proto_session.h"
 
 enum games_action { ACT_LIST, ACT_SUMMARY, ACT_CONVERT };
 enum { STATUS_NB = 4, SUMMARY_PLAYERS = 64 };
@@ -371,7 +372,13 @@ static int games_run(struct games_args *a) {
     bool ok = records_scan(a->path, a->variant_given ? &a->g.variant : NULL, false, on_record, a,
                            NULL, NULL, err, sizeof err);
     int rc = 0;
-    if (!ok) {
+    char name[VARIANT_NAME_MAX];
+    const struct proto_handoff *ho = &hnefi_shared_handoff;
+    if (!ok && a->read == 0 && !a->variant_given && records_not_built_in(err, name, sizeof name) &&
+        (name[0] ? ho->variant_known[!HNEFI_WIDE] && ho->variant_known[!HNEFI_WIDE](name)
+                 : ho->rules_ok[!HNEFI_WIDE] != NULL)) {
+        rc = PROTO_SWITCH; /* games the other build plays: it reads the file instead */
+    } else if (!ok) {
         fprintf(stderr, "hnefi games: %s\n", ferror(a->out) ? "write error" : err);
         rc = 1;
     }
@@ -379,6 +386,7 @@ static int games_run(struct games_args *a) {
         fprintf(stderr, "hnefi games: cannot write %s\n", a->out_path);
         rc = 1;
     }
+    if (rc == PROTO_SWITCH) return rc;
     if (rc == 0 && a->game >= 0 && a->shown == 0 && !a->game_seen) {
         if (a->read == 0)
             fprintf(stderr, "hnefi games: --game %ld: %s holds no games\n", a->game, a->path);
@@ -401,7 +409,8 @@ static int games_run(struct games_args *a) {
     return rc;
 }
 
-/* Runs `hnefi games ...`: lists, filters, converts and summarises record files. */
+/* Runs `hnefi games ...`: lists, filters, converts and summarises record files (PROTO_SWITCH:
+   the file holds games of a variant only the other build has, which should run it instead). */
 int cmd_games(int argc, char **argv) {
     struct games_args *a = calloc(1, sizeof *a);
     if (!a) {

@@ -38,6 +38,7 @@ int hnefi_w_cmd_selfplay(int argc, char **argv);
 int hnefi_w_cmd_uci(int argc, char **argv);
 int hnefi_w_cmd_otep(int argc, char **argv);
 int hnefi_w_cmd_htp(int argc, char **argv);
+int hnefi_w_cmd_games(int argc, char **argv);
 int hnefi_w_proto_auto(void);
 bool hnefi_w_opentafl_rules_ok(const char *rules, char *err, size_t errlen);
 struct variant;
@@ -76,7 +77,7 @@ static const struct command commands[] = {
      "hnefi against itself: matches, SPRT, training data"},
     {"solve", cmd_solve, NULL, "prove whether the side to move forces a win within N plies"},
     {"tactics", cmd_tactics, NULL, "tactics suites: re-prove, measure the search, mine from games"},
-    {"games", cmd_games, NULL, "list, filter, convert and summarise game record files"},
+    {"games", cmd_games, WIDE(cmd_games), "list, filter, convert and summarise game record files"},
     {"book", cmd_book, NULL, "opening books: build from games, grow by search, show, merge"},
     {"tune", cmd_tune, NULL, "fit the evaluation weights to the results of finished games"},
     {"train", cmd_train, NULL, "train the learned evaluation (a network) on self-play data"},
@@ -124,8 +125,9 @@ static bool wants_wide(int argc, char **argv) {
     return false;
 }
 
-/* Runs a protocol session: on PROTO_SWITCH (its rules need the other build) the same command of
-   the other build goes on with it, as often as the rules change build. */
+/* Runs a command: on PROTO_SWITCH (a protocol session's rules, or a record file's variant, need
+   the other build) the same command of the other build goes on, as often as the rules change
+   build. */
 static int run_protocol(int (*narrow)(int, char **), int (*wide)(int, char **), int argc,
                         char **argv) {
     int rc = narrow(argc, argv);
@@ -148,12 +150,26 @@ static int auto_wide(int argc, char **argv) {
 }
 #endif
 
+/* Tells whether the 128-bit build has a built-in variant of this name. */
+static bool narrow_variant_known(const char *name) {
+    return variant_by_name(name) != NULL;
+}
+
+#if HNEFI_WIDE_BOARDS
+/* Tells whether the wide build has a built-in variant of this name. */
+static bool wide_variant_known(const char *name) {
+    return hnefi_w_variant_by_name(name) != NULL;
+}
+#endif
+
 /* Runs the command named by argv[1]. */
 int main(int argc, char **argv) {
     /* the protocols hand a session to the other build when its rules need it (proto_session.h) */
     hnefi_shared_handoff.rules_ok[0] = opentafl_rules_ok;
+    hnefi_shared_handoff.variant_known[0] = narrow_variant_known;
 #if HNEFI_WIDE_BOARDS
     hnefi_shared_handoff.rules_ok[1] = hnefi_w_opentafl_rules_ok;
+    hnefi_shared_handoff.variant_known[1] = wide_variant_known;
 #endif
     if (argc < 2) /* UCI, or OpenTafl if the first line is `rules` */
         return run_protocol(auto_narrow, HNEFI_WIDE_BOARDS ? WIDE_AUTO : NULL, argc, argv);
@@ -173,10 +189,10 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *c = &commands[i];
         if (strcmp(argv[1], c->name) != 0) continue;
-        if (c->run == cmd_uci || c->run == cmd_otep || c->run == cmd_htp)
-            return run_protocol(c->run, c->run_wide, argc - 1, argv + 1);
-        if (c->run_wide && wants_wide(argc - 1, argv + 1)) return c->run_wide(argc - 1, argv + 1);
-        return c->run(argc - 1, argv + 1);
+        bool protocol = c->run == cmd_uci || c->run == cmd_otep || c->run == cmd_htp;
+        if (!protocol && c->run_wide && wants_wide(argc - 1, argv + 1))
+            return c->run_wide(argc - 1, argv + 1);
+        return run_protocol(c->run, c->run_wide, argc - 1, argv + 1);
     }
     fprintf(stderr, "hnefi: unknown command '%s'\n", argv[1]);
     usage(stderr);

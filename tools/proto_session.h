@@ -213,6 +213,9 @@ struct proto_handoff {
     /* each build's reader of rules strings ([HNEFI_WIDE]); NULL where the program has no such
        build (tools/hnefi.c sets them; tests and fuzz targets have the 128-bit build only) */
     bool (*rules_ok[2])(const char *rules, char *err, size_t errlen);
+    /* ... and whether each build has a built-in variant of this name (`hnefi games` goes to
+       the wide build for a file of copenhagen13 games) */
+    bool (*variant_known[2])(const char *name);
 };
 
 extern struct proto_handoff hnefi_shared_handoff;
