@@ -122,6 +122,23 @@ static bool rules_variant(const char *name, char *rules, struct variant *v, char
         snprintf(err, errlen, "its rules cannot be written down again");
         return false;
     }
+    /* only the options added after books existed may be missing (their defaults are the rules
+       before them); any other must be named */
+    static const char *const newer[] = {"centre", "corner_squares", "forts", "king_speed"};
+    for (const char *l = again; *l;) {
+        size_t n = strcspn(l, "\n"), k = strcspn(l, " \n");
+        char key[40], have[VARIANT_FEN_MAX + 8];
+        snprintf(key, sizeof key, "%.*s", (int)(k < 39 ? k : 39), l);
+        rule_line(rules, key, have, sizeof have);
+        bool optional = false;
+        for (size_t i = 0; i < sizeof newer / sizeof newer[0]; i++)
+            optional |= strcmp(key, newer[i]) == 0;
+        if (!have[0] && !optional) {
+            snprintf(err, errlen, "its rules do not name %s", key);
+            return false;
+        }
+        l += n + (l[n] == '\n');
+    }
     memcpy(rules, again, strlen(again) + 1); /* both are BOOK_RULES_MAX long */
     return true;
 }
@@ -146,7 +163,7 @@ static uint8_t *encode_body(const struct book *b, size_t *len) {
     }
     for (size_t i = 0; i < b->nmoves; i++, o += BOOK_MOVE_BYTES) {
         const struct book_move *m = &b->moves[i];
-        put_le(o, m->move, 2);
+        put_le(o, book_move_pack(m->move), 2);
         put_le(o + 2, m->weight, 2);
         put_le(o + 4, m->games, 4);
         put_le(o + 8, m->attacker_wins, 4);
@@ -346,7 +363,8 @@ static bool parse_body(struct book *b, const uint8_t *d, size_t len, char *err, 
         for (size_t j = b->pos[i].first; j < b->pos[i].first + b->pos[i].count;
              j++, d += BOOK_MOVE_BYTES) {
             struct book_move *m = &b->moves[j];
-            m->move = (move_t)get_le(d, 2);
+            uint16_t raw = (uint16_t)get_le(d, 2);
+            m->move = book_move_unpack(raw);
             m->weight = (uint16_t)get_le(d + 2, 2);
             m->games = (uint32_t)get_le(d + 4, 4);
             m->attacker_wins = (uint32_t)get_le(d + 8, 4);
@@ -357,7 +375,7 @@ static bool parse_body(struct book *b, const uint8_t *d, size_t len, char *err, 
             m->flags = d[23];
             int from = move_from(m->move), to = move_to(m->move);
             bool line = from / b->size == to / b->size || from % b->size == to % b->size;
-            bool ok = from < sq && to < sq && from != to && line && m->move < 1 << 14 &&
+            bool ok = from < sq && to < sq && from != to && line && raw < 1 << 14 &&
                       (uint64_t)m->attacker_wins + m->defender_wins + m->draws <= m->games &&
                       !(m->flags & ~BOOK_MOVE_BACKED) && (m->depth || (!m->score && !m->flags)) &&
                       (j == b->pos[i].first || m->move > b->moves[j - 1].move);

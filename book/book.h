@@ -28,6 +28,17 @@
 #include "book/key.h"
 #include "engine/tafl.h"
 
+/* A move as a book file stores it: from | to << 7 in 16 bits (docs/book.md), whatever the
+   build's own move_t (the wide build's squares have 9 bits). */
+static inline uint16_t book_move_pack(move_t m) {
+    return (uint16_t)(move_from(m) | move_to(m) << 7);
+}
+
+/* The build's move of a book file's 16 bits. */
+static inline move_t book_move_unpack(uint16_t raw) {
+    return move_make(raw & 127, raw >> 7);
+}
+
 enum {
     BOOK_VERSION = 1,
     BOOK_RULES_MAX = 1024,    /* the rules text */

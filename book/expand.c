@@ -75,7 +75,7 @@ static size_t entry_encode(const struct entry *e, uint8_t *out) {
     put_le(out + 10, (uint64_t)e->n, 2);
     for (int i = 0; i < e->n; i++) {
         uint8_t *o = out + ENTRY_HEAD + ENTRY_MOVE * i;
-        put_le(o, e->moves[i], 2);
+        put_le(o, book_move_pack(e->moves[i]), 2);
         put_le(o + 2, (uint16_t)e->score[i], 2);
         o[4] = e->depth[i];
     }
@@ -92,10 +92,11 @@ static bool entry_decode(const uint8_t *d, size_t len, struct entry *e) {
         return false;
     for (int i = 0; i < e->n; i++) {
         const uint8_t *o = d + ENTRY_HEAD + ENTRY_MOVE * i;
-        e->moves[i] = (move_t)get_le(o, 2);
+        uint16_t raw = (uint16_t)get_le(o, 2);
+        e->moves[i] = book_move_unpack(raw);
         e->score[i] = (int16_t)(uint16_t)get_le(o + 2, 2);
         e->depth[i] = o[4];
-        if (e->depth[i] == 0 || e->moves[i] >= 1 << 14) return false;
+        if (e->depth[i] == 0 || raw >= 1 << 14) return false;
     }
     return true;
 }

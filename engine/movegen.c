@@ -27,6 +27,9 @@ bb_t movegen_targets(const struct position *p, int sq) {
     return bb_slides(&v->g, sq, pro) & land;
 }
 
+_Static_assert(MAX_MOVES >= 4 * BB_MAX_SQUARES,
+               "a move list holds every move of the largest board");
+
 /* Appends the moves from `from` to each square of t, in ascending order of the target. */
 static inline int emit(move_t *out, int n, int from, bb_t t) {
     for (int w = 0; w < BB_WORDS; w++)

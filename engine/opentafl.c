@@ -326,8 +326,8 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
             long d = strtol(val, &end, 10);
             ok = vlen > 0 && end == val + vlen && bb_size_supported((int)d);
             if (!ok)
-                return fail(err, errlen, "rules token '%s': board size must be 7, 9 or 11%s", token,
-                            "");
+                return fail(err, errlen, "rules token '%s': board size must be %s", token,
+                            HNEFI_WIDE ? "odd, from 7 to 19" : "7, 9 or 11");
             r.size = (int)d;
             have_dim = true;
         } else if (strcmp(key, "name") == 0) {
@@ -557,7 +557,10 @@ static void kinds_text(unsigned k, char *out) {
  * not fit.
  */
 int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
-    char buf[1024], kinds[32], name[VARIANT_NAME_MAX];
+    /* room for everything: corner and fort lists of every square (4 bytes each), the start
+       record, the name and the options (each under 64 bytes) */
+    char buf[8 * BB_MAX_SQUARES + VARIANT_FEN_MAX + VARIANT_NAME_MAX + 1024], kinds[32],
+        name[VARIANT_NAME_MAX];
     char *o = buf;
     snprintf(name, sizeof name, "%s", v->name);
     for (char *c = name; *c; c++)

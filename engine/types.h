@@ -21,9 +21,11 @@ enum piece { PIECE_NONE, PIECE_ATTACKER, PIECE_DEFENDER, PIECE_KING };
 /* Sets of piece kinds (attacker men, defender men, king) for hostility options. */
 enum kind_set { KIND_A = 1, KIND_D = 2, KIND_K = 4 };
 
+/* MAX_MOVES bounds a move list: each empty square is reached by at most four men (the nearest
+   in each direction), so a board of n x n squares has at most 4 n^2 moves (movegen.c checks). */
 #if HNEFI_WIDE
 typedef uint32_t move_t;
-enum { MOVE_SQUARE_BITS = 9, MAX_MOVES = 1024 };
+enum { MOVE_SQUARE_BITS = 9, MAX_MOVES = 1448 };
 #else
 typedef uint16_t move_t;
 enum { MOVE_SQUARE_BITS = 7, MAX_MOVES = 512 };

@@ -96,8 +96,8 @@ bool variant_set_option(struct variant *v, const char *key, const char *value, c
             char *end;
             long n = strtol(value, &end, 10);
             if (!*value || *end || n < 0 || n > BB_MAX_SIZE)
-                return fail(err, errlen, "option %s: '%s' is not a whole number from 0 to 11", key,
-                            value);
+                return fail(err, errlen, "option %s: '%s' is not a whole number from 0 to %d", key,
+                            value, BB_MAX_SIZE);
             int speed = (int)n;
             memcpy(field, &speed, sizeof speed);
         } else if (o->type == OPT_KINDS) {
@@ -144,7 +144,7 @@ int variant_describe(const struct variant *v, char *out, size_t outlen) {
     for (int i = 0; i < OPTION_NB; i++) {
         const struct option_desc *o = &option_table[i];
         const char *field = (const char *)v + o->offset;
-        char val[600];
+        char val[4 * BB_MAX_SQUARES + 8]; /* a list of every square, "s19," each */
         if (o->type == OPT_SQUARES) {
             bb_t set;
             memcpy(&set, field, sizeof set);

@@ -397,18 +397,26 @@ static uint8_t *find_bytes(uint8_t *h, size_t hl, const char *s, size_t n) {
         if (memcmp(h + i, s, n) == 0) return h + i;
     return NULL;
 }
-/* Drops the line "centre yes" from the rules text, as a book of an older hnefi has it. */
-static size_t drop_centre(uint8_t *h, size_t hl) {
-    uint8_t *rules = find_bytes(h, hl, "size 7\n", 7),
-            *line = find_bytes(h, hl, "centre yes\n", 11);
+/* Drops a whole line (with its '\n') from a Brandubh book's rules text, fixing the lengths. */
+static size_t drop_rules_line(uint8_t *h, size_t hl, const char *text) {
+    size_t k = strlen(text);
+    uint8_t *rules = find_bytes(h, hl, "size 7\n", 7), *line = find_bytes(h, hl, text, k);
     if (!rules || !line) return hl;
     size_t n = (size_t)rules[-2] | (size_t)rules[-1] << 8;
-    rules[-2] = (uint8_t)(n - 11);
-    rules[-1] = (uint8_t)((n - 11) >> 8);
-    memmove(line, line + 11, hl - (size_t)(line + 11 - h));
-    h[12] = (uint8_t)(hl - 11); /* the header's own length, 4 bytes at 12 */
-    h[13] = (uint8_t)((hl - 11) >> 8);
-    return hl - 11;
+    rules[-2] = (uint8_t)(n - k);
+    rules[-1] = (uint8_t)((n - k) >> 8);
+    memmove(line, line + k, hl - (size_t)(line + k - h));
+    h[12] = (uint8_t)(hl - k); /* the header's own length, 4 bytes at 12 */
+    h[13] = (uint8_t)((hl - k) >> 8);
+    return hl - k;
+}
+/* Drops the line "centre yes", as a book of an older hnefi has it. */
+static size_t drop_centre(uint8_t *h, size_t hl) {
+    return drop_rules_line(h, hl, "centre yes\n");
+}
+/* Drops the line of king_capture, an option every book names. */
+static size_t drop_king_capture(uint8_t *h, size_t hl) {
+    return drop_rules_line(h, hl, "king_capture throne_four\n");
 }
 /* Names an option this hnefi does not know in the rules text. */
 static size_t unknown_option(uint8_t *h, size_t hl) {
@@ -474,6 +482,10 @@ static void test_errors(void) {
     free(x);
     x = reencode(f, len, unknown_option, true, &n);
     refused(x, n, "the book's rules cannot be played: its rules: ", __LINE__);
+    free(x);
+    x = reencode(f, len, drop_king_capture, true, &n);
+    refused(x, n, "the book's rules cannot be played: its rules do not name king_capture",
+            __LINE__);
     free(x);
     /* a book from before an option existed reads as that option's default, hnefi's old rule */
     x = reencode(f, len, drop_centre, true, &n);

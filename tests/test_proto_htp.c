@@ -434,9 +434,31 @@ static void test_server(void) {
         server_exchange(fd, fd);
         close(fd); /* the server closes the connection at the end of the game */
     }
-    close(ls);
     CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 0); /* stdout stays empty */
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+#if HNEFI_WIDE_BOARDS
+    /* a 13x13 game over the connection: the wide build goes on with the same socket, and back */
+    if (!CHECK(start(&p, "--connect", target))) return;
+    fd = accept(ls, NULL, NULL);
+    if (CHECK(fd >= 0)) {
+        static const char *const sizes[] = {"13", "11"};
+        for (int i = 0; i < 2; i++) {
+            char ask_line[64], buf[256], from[8], to[8];
+            int len = snprintf(ask_line, sizeof ask_line, "board_size %s\ngenerate_move attacker\n",
+                               sizes[i]);
+            CHECK(write(fd, ask_line, (size_t)len) == len);
+            bool moved = false;
+            for (int k = 0; k < 4 && !moved && read_fd_line(fd, buf, sizeof buf); k++)
+                moved = sscanf(buf, "play attacker %7s %7s", from, to) == 2;
+            if (CHECK(moved)) /* a square of the board asked for: files a-m on 13x13 */
+                CHECK(atoi(from + 1) <= atoi(sizes[i]) && from[0] < 'a' + atoi(sizes[i]));
+        }
+        close(fd);
+    }
+    CHECK(pipe_process_read_line(&p, line, sizeof line, WAIT) == 0);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+#endif
+    close(ls);
 }
 
 /* Runs every hnefatafl.org protocol transcript. */

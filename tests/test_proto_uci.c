@@ -666,7 +666,8 @@ static void test_wide_boards(void) {
     (void)legal;
     return;
 #endif
-    CHECK(silent(&p, "setoption name MultiPV value 2"));
+    CHECK(silent(&p, "setoption name MultiPV value 5")); /* replaced by the next: 2 goes over */
+    CHECK(silent(&p, "setoption name multipv value 2"));
     for (int round = 0; round < 2; round++) {
         CHECK(silent(&p, "setoption name Variant value copenhagen13"));
         CHECK(silent(&p, "position startpos moves g2l2"));
@@ -697,6 +698,22 @@ static void test_wide_boards(void) {
     CHECK(legal_after("copenhagen", NULL, NULL, search_reply(&p, &infos, &mpv)));
     /* an unknown variant is refused where it is asked, and the session stays */
     CHECK(error_reply(&p, "setoption name Variant value copenhagen17", "unknown variant"));
+    pipe_process_send(&p, "quit", WAIT);
+    CHECK(pipe_process_expect(&p, "bye", NULL, 0, WAIT));
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+    /* `hnefi uci --variant copenhagen13` starts on the wide build, and can leave it */
+    char *argv[] = {HNEFI_BINARY, "uci", "--variant", "copenhagen13", NULL};
+    if (!CHECK(pipe_process_start(&p, argv, NULL))) return;
+    CHECK(pipe_process_ask(&p, "legal", "legal ", legal, sizeof legal, WAIT));
+    pipe_process_send(&p, "go depth 1", WAIT);
+    char word[70];
+    snprintf(word, sizeof word, " %s ", search_reply(&p, &infos, &mpv));
+    strcat(legal, " ");
+    CHECK(strlen(word) > 2 && strstr(legal, word));
+    CHECK(strstr(legal, " g2l2 ")); /* a move of the 13x13 start */
+    CHECK(silent(&p, "setoption name Variant value brandubh"));
+    pipe_process_send(&p, "go depth 1", WAIT);
+    CHECK(legal_after("brandubh", NULL, NULL, search_reply(&p, &infos, &mpv)));
     pipe_process_send(&p, "quit", WAIT);
     CHECK(pipe_process_expect(&p, "bye", NULL, 0, WAIT));
     CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);

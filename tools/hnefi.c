@@ -128,11 +128,11 @@ static bool wants_wide(int argc, char **argv) {
 /* Runs a command: on PROTO_SWITCH (a protocol session's rules, or a record file's variant, need
    the other build) the same command of the other build goes on, as often as the rules change
    build. */
-static int run_protocol(int (*narrow)(int, char **), int (*wide)(int, char **), int argc,
-                        char **argv) {
-    int rc = narrow(argc, argv);
-    for (bool in_wide = false; rc == PROTO_SWITCH && wide; in_wide = !in_wide)
-        rc = in_wide ? narrow(argc, argv) : wide(argc, argv);
+static int run_switching(int (*first)(int, char **), int (*other)(int, char **), int argc,
+                         char **argv) {
+    int rc = first(argc, argv);
+    for (bool in_other = false; rc == PROTO_SWITCH && other; in_other = !in_other)
+        rc = in_other ? first(argc, argv) : other(argc, argv);
     return rc == PROTO_SWITCH ? 1 : rc;
 }
 
@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
     hnefi_shared_handoff.variant_known[1] = wide_variant_known;
 #endif
     if (argc < 2) /* UCI, or OpenTafl if the first line is `rules` */
-        return run_protocol(auto_narrow, HNEFI_WIDE_BOARDS ? WIDE_AUTO : NULL, argc, argv);
+        return run_switching(auto_narrow, HNEFI_WIDE_BOARDS ? WIDE_AUTO : NULL, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -189,10 +189,9 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *c = &commands[i];
         if (strcmp(argv[1], c->name) != 0) continue;
-        bool protocol = c->run == cmd_uci || c->run == cmd_otep || c->run == cmd_htp;
-        if (!protocol && c->run_wide && wants_wide(argc - 1, argv + 1))
-            return c->run_wide(argc - 1, argv + 1);
-        return run_protocol(c->run, c->run_wide, argc - 1, argv + 1);
+        if (c->run_wide && wants_wide(argc - 1, argv + 1)) /* it starts there, may come back */
+            return run_switching(c->run_wide, c->run, argc - 1, argv + 1);
+        return run_switching(c->run, c->run_wide, argc - 1, argv + 1);
     }
     fprintf(stderr, "hnefi: unknown command '%s'\n", argv[1]);
     usage(stderr);

@@ -697,12 +697,15 @@ int cmd_htp(int argc, char **argv) {
                    "  --repeat-moves   allow a defender move that repeats a board\n",
                    true, htp_extra);
     if (rc >= 0) return rc;
+    /* a session going on from the other build keeps its connection (proto_run takes it from
+       the handoff), and one handed on leaves it open */
     int fd = 0;
-    if (cfg.connect) {
+    bool connect = cfg.connect && !proto_continuing();
+    if (connect) {
         if ((fd = htp_connect(cfg.connect)) < 0) return 1;
         proto_out_set_fd(fd);
     }
     rc = proto_run(&cfg, fd, false, proto_htp_loop);
-    if (cfg.connect) close(fd);
+    if (connect && rc != PROTO_SWITCH) close(fd);
     return rc;
 }

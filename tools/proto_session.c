@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -303,8 +304,24 @@ static bool log_append(char **log, size_t *len, const char *text) {
     return true;
 }
 
-/* Records an option line that took effect, to be set again if the session changes build. */
+/* Records an option line that took effect, to be set again if the session changes build; it
+   replaces an earlier line for the same option (the text before " value "), so a GUI that sets
+   its options before every game does not grow the log. */
 void proto_session_log_option(struct proto_session *s, const char *line) {
+    const char *v = strstr(line, " value ");
+    size_t key = v ? (size_t)(v - line) + 7 : strlen(line);
+    char *log = s->options_log;
+    size_t kept = 0;
+    for (size_t at = 0; log && at < s->options_len;) {
+        size_t n = strcspn(log + at, "\n") + 1; /* with its newline */
+        if (!(n > key && strncasecmp(log + at, line, key) == 0)) {
+            memmove(log + kept, log + at, n);
+            kept += n;
+        }
+        at += n;
+    }
+    if (log) log[kept] = 0;
+    s->options_len = kept;
     log_append(&s->options_log, &s->options_len, line);
 }
 

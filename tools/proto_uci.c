@@ -747,6 +747,10 @@ static int uci_extra(int argc, char **argv, int *i, struct proto_config *cfg) {
         return -1;
     }
     if (strcmp(a, "--variant") != 0) return 0;
+    if (*i + 1 < argc && proto_continuing()) { /* the session's own variant comes with it */
+        ++*i;
+        return 1;
+    }
     if (*i + 1 >= argc || !(cfg->variant = variant_by_name(argv[*i + 1]))) {
         fprintf(stderr, "hnefi uci: --variant: unknown variant '%s'\n",
                 *i + 1 < argc ? argv[*i + 1] : "");
