@@ -47,7 +47,7 @@ static struct position setup(const struct variant *v, const char *att, const cha
     p.att = sqs(att, v->size);
     p.def = sqs(def, v->size);
     p.king = sqs(king, v->size);
-    p.king_sq = (int8_t)bb_lsb(p.king);
+    p.king_sq = (bb_square_t)bb_lsb(p.king);
     p.side = side == 'a' ? SIDE_ATTACKERS : SIDE_DEFENDERS;
     p.key = pos_compute_key(&p);
     rules_decide_loaded(&p);
@@ -592,6 +592,41 @@ static void king_speed_limit(void) {
 
 #if HNEFI_WIDE
 /*
+ * The most moves a list holds: on 19x19, attackers on every edge square but the corners and the
+ * king on the throne give 1,120 moves (MAX_MOVES is 1448); counted here square by square.
+ */
+static void most_moves_19(void) {
+    static struct variant v;
+    v = opentafl_variant("dim:19 name:big start:/19/19/19/19/19/19/19/19/19/9K9/19/19/19/19/19/"
+                         "19/19/19/19/");
+    char att[1024] = "", sq[16];
+    for (int i = 1; i < 18; i++) {
+        snprintf(sq, sizeof sq, "%c1 ", 'a' + i); /* the bottom and top ranks, files b-r */
+        strcat(att, sq);
+        snprintf(sq, sizeof sq, "%c19 ", 'a' + i);
+        strcat(att, sq);
+        snprintf(sq, sizeof sq, "a%d s%d ", i + 1, i + 1); /* the side files, ranks 2-18 */
+        strcat(att, sq);
+    }
+    struct position p = setup(&v, att, "", "j10", 'a');
+    CHECK_EQ_INT(bb_popcount(p.att), 68);
+    int want = 0, n = v.size;
+    for (int s = 0; s < n * n; s++) { /* each man slides until a piece or the board's end */
+        if (!bb_has(p.att, s)) continue;
+        static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+        for (int d = 0; d < 4; d++)
+            for (int f = s % n + step[d][0], r = s / n + step[d][1];
+                 f >= 0 && f < n && r >= 0 && r < n && !bb_has(pos_occupied(&p), r * n + f) &&
+                 !bb_has(v.corner_mask, r * n + f);
+                 f += step[d][0], r += step[d][1])
+                want++;
+    }
+    move_t moves[MAX_MOVES];
+    CHECK_EQ_INT(want, 1120);
+    CHECK_EQ_INT(movegen_list(&p, moves), want);
+}
+
+/*
  * Alea Evangelii (OpenTafl's string, 19x19, the wide build): sixteen corner squares in 2x2
  * blocks; the king escapes on any of them, crosses them, and men never stop there; a corner
  * square beside the king counts against him; nobody stops on the centre, not even the king.
@@ -772,6 +807,7 @@ int main(void) {
     fortress_squares();
     king_speed_limit();
 #if HNEFI_WIDE
+    most_moves_19();
     alea_evangelii();
 #endif
     return check_done();
