@@ -294,6 +294,10 @@ int main(void) {
     bad("tactics verify x.tsv --none-plies 0", "--none-plies '0'");
     bad("tactics run x.tsv --none-depth x", "--none-depth 'x'");
     bad("tactics run x.tsv --eval fancy", "--eval 'fancy'");
+    bad("tactics run x.tsv --param nosuch=1", "--param: ");
+    bad("tactics run x.tsv --param rfp_depth=99", "--param: ");
+    bad("tactics run x.tsv --param", "--param needs NAME=VALUE");
+    bad("tactics verify x.tsv --param rfp_depth=1", "unknown option '--param'");
     bad("tactics mine", "no game files");
     bad("tactics mine --real chess:x.csv", "unknown variant 'chess'");
     bad("tactics mine --real x.csv", "expected VARIANT:FILE");
@@ -312,6 +316,8 @@ int main(void) {
         snprintf(cmd, sizeof cmd, "tactics verify %s", suite);
         bad(cmd, "MISMATCH line 3: moves 'e2f2', but the solver says 'e2g2'");
         snprintf(cmd, sizeof cmd, "tactics run %s --lines", suite);
+        ok(cmd, "| brandubh | - | 1 | 2 | 2 | 0 | 1 | 1 | 0 |");
+        snprintf(cmd, sizeof cmd, "tactics run %s --param rfp_depth=0 --param lmp_depth=0", suite);
         ok(cmd, "| brandubh | - | 1 | 2 | 2 | 0 | 1 | 1 | 0 |");
         /* a bad field is named with its line */
         FILE *f = fopen(suite, "w");

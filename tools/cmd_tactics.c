@@ -34,6 +34,7 @@ static const char tactics_usage[] =
     "      --lines          also print each line's depth and nodes\n"
     "      --hash MiB       the search's table (default 64)\n"
     "      --eval nnue|classic  the evaluation (default classic, as search_options_default)\n"
+    "      --param NAME=V   a search parameter (docs/search.md), repeatable\n"
     "  hnefi tactics mine [options]   build a suite from game records: see --help there\n";
 
 /* Returns seconds on a monotonic clock. */
@@ -71,6 +72,7 @@ struct tactics_args {
     long none_plies, every, hash, none_depth;
     long nodes;
     bool nodes_given, lines, nnue, help;
+    struct search_params params; /* run: --param NAME=V */
 };
 
 /* Reads the options of verify or run; false after printing an error. */
@@ -101,6 +103,14 @@ static bool tactics_args(int argc, char **argv, bool run, struct tactics_args *a
             if (!cli_parse_int(argv[++i], lo, hi, o, dst)) return false;
         } else if (run && strcmp(o, "--lines") == 0) {
             a->lines = true;
+        } else if (run && strcmp(o, "--param") == 0) {
+            char err[160];
+            if (i + 1 >= argc || !search_params_parse(&a->params, argv[i + 1], err, sizeof err)) {
+                if (i + 1 >= argc) snprintf(err, sizeof err, "option --param needs NAME=VALUE");
+                fprintf(stderr, "hnefi tactics: --param: %s\n", err);
+                return false;
+            }
+            i++;
         } else if (run && strcmp(o, "--eval") == 0) {
             if (i + 1 >= argc ||
                 (strcmp(argv[i + 1], "nnue") != 0 && strcmp(argv[i + 1], "classic") != 0)) {
@@ -171,7 +181,11 @@ static int tactics_verify_cmd(int argc, char **argv) {
 
 /* hnefi tactics run: searches every line and prints the summary table. */
 static int tactics_run_cmd(int argc, char **argv) {
-    struct tactics_args a = {.none_plies = 7, .hash = 64, .none_depth = 7, .nodes = 250000000};
+    struct tactics_args a = {.none_plies = 7,
+                             .hash = 64,
+                             .none_depth = 7,
+                             .nodes = 250000000,
+                             .params = search_default_params};
     if (!tactics_args(argc, argv, true, &a)) return a.help ? 0 : 2;
     struct tactics_suite suite;
     char *text;
@@ -184,6 +198,7 @@ static int tactics_run_cmd(int argc, char **argv) {
     }
     struct search_options opt;
     search_options_default(&opt);
+    opt.params = a.params;
     struct cli_eval ev = {.classic = !a.nnue};
     int status = 0;
     double t0 = tactics_now();
