@@ -14,19 +14,24 @@
 
 /* The parameters; the X-macro lists each as (name, default, least, greatest). */
 #define SEARCH_PARAM_LIST(X)                                                                       \
-    X(rfp_depth, 0, 0, 16)      /* reverse futility: prune a node up to this depth (0: off) */     \
-    X(rfp_margin, 100, 0, 2000) /* ... when its evaluation beats beta by this much a ply */        \
-    X(lmp_depth, 0, 0, 16)      /* late-move pruning: skip late quiet moves up to this depth */    \
-    X(lmp_base, 8, 0, 256)      /* ... after base + depth^2 * lmp_scale / 8 moves */               \
+    X(rfp_depth, 6, 0, 16)     /* reverse futility: prune a node up to this depth (0: off) */      \
+    X(rfp_margin, 80, 0, 2000) /* ... when its evaluation beats beta by this much a ply */         \
+    X(rfp_max, 1000, 0, 30000) /* ... and its size is below this (0: any): find decided ends */    \
+    X(rfp_edge, 1, 0, 3)       /* ... not with the king on the edge and (1) attackers, (2)         \
+                                  defenders, (3) either to move (0: always) */                     \
+    X(rfp_edge_def, 1, 0, 4)   /* ... with at least this many defenders beside him */              \
+    X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
+    X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \
     X(lmp_scale, 8, 0, 256)                                                                        \
-    X(prune_filter, 0, 0, 1)    /* prune by geometry unmade, before testing threats made */        \
+    X(prune_filter, 1, 0, 1)    /* prune by geometry unmade, before testing threats made */        \
+    X(prune_guard, 0, 0, 2)     /* no such pruning: the king on (1) or a move from (2) the edge */ \
     X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
     X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
-    X(hist_malus, 0, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
+    X(hist_malus, 1, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
     X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
-    X(qs_captures, 0, 0, 1)     /* quiescence searches capturing moves too */
+    X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */
 
 struct search_params {
 #define SEARCH_PARAM_FIELD(name, def, lo, hi) int name;

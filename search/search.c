@@ -281,12 +281,27 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        table keeps it when known) */
     int static_eval = TT_EVAL_NONE;
     bool quiet_node = !pv_node && !threat && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
+    /* with the king on the edge (or a move from it), slow wins grow: exit forts, escapes, the
+       king shut in against the edge; prune_guard keeps such nodes from the pruning below */
+    bool guarded = false;
+    if (quiet_node && sp->prune_guard) {
+        bb_t edge = p->v->g.edge;
+        guarded = bb_any(p->king & edge) ||
+                  (sp->prune_guard == 2 && bb_any(movegen_king_targets(p) & edge));
+    }
     bool try_null = s->opt.null_move && null_ok && quiet_node && depth >= 3;
     if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth))
         static_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
 
-    /* reverse futility: far enough above beta, a shallow search would not fall below it */
-    if (quiet_node && depth <= sp->rfp_depth && static_eval - sp->rfp_margin * depth >= beta)
+    /* reverse futility: far enough above beta, a shallow search would not fall below it; but
+       not in a game already decided (rfp_max: either side far ahead), where the forced end is
+       to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
+       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge) */
+    bool rfp_edge = sp->rfp_edge & (1 << p->side) && bb_any(p->king & p->v->g.edge) &&
+                    bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def;
+    if (quiet_node && !guarded && !rfp_edge && depth <= sp->rfp_depth &&
+        (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
+        static_eval - sp->rfp_margin * depth >= beta)
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
@@ -320,9 +335,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
 
     /* late-move pruning and futility skip quiet moves of a quiet node, once one move is searched */
     int lmp_moves = sp->lmp_base + depth * depth * sp->lmp_scale / 8;
-    bool lmp = quiet_node && depth <= sp->lmp_depth;
-    bool futile =
-        quiet_node && depth <= sp->fut_depth && static_eval + sp->fut_margin * depth <= alpha;
+    bool lmp = quiet_node && !guarded && depth <= sp->lmp_depth;
+    bool futile = quiet_node && !guarded && depth <= sp->fut_depth &&
+                  static_eval + sp->fut_margin * depth <= alpha;
     bb_t near_king = BB_EMPTY; /* squares at most two steps from the king (prune_filter) */
     if ((lmp || futile) && sp->prune_filter) {
         bb_t one = p->v->g.nbrs[p->king_sq];
