@@ -599,7 +599,7 @@ static void most_moves_19(void) {
     static struct variant v;
     v = opentafl_variant("dim:19 name:big start:/19/19/19/19/19/19/19/19/19/9K9/19/19/19/19/19/"
                          "19/19/19/19/");
-    char att[1024] = "", sq[16];
+    char att[1024] = "", sq[32];
     for (int i = 1; i < 18; i++) {
         snprintf(sq, sizeof sq, "%c1 ", 'a' + i); /* the bottom and top ranks, files b-r */
         strcat(att, sq);
