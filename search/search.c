@@ -296,7 +296,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     /* reverse futility: far enough above beta, a shallow search would not fall below it; but
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
        to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
-       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge) */
+       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge with
+       rfp_edge_def defenders beside him) */
     bool rfp_edge = sp->rfp_edge & (1 << p->side) && bb_any(p->king & p->v->g.edge) &&
                     bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def;
     if (quiet_node && !guarded && !rfp_edge && depth <= sp->rfp_depth &&
