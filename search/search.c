@@ -298,11 +298,11 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
        coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge with
        rfp_edge_def defenders beside him) */
-    bool rfp_edge = sp->rfp_edge & (1 << p->side) && bb_any(p->king & p->v->g.edge) &&
-                    bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def;
-    if (quiet_node && !guarded && !rfp_edge && depth <= sp->rfp_depth &&
+    if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
-        static_eval - sp->rfp_margin * depth >= beta)
+        static_eval - sp->rfp_margin * depth >= beta &&
+        !(sp->rfp_edge & (1 << p->side) && bb_any(p->king & p->v->g.edge) &&
+          bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
