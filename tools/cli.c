@@ -216,6 +216,18 @@ void cli_range_text(long long lo, long long hi, bool above, char *out, size_t ou
         snprintf(out, outlen, ", %lld or more", lo);
 }
 
+/* Reads the value of --param at argv[*i] into p and steps over it; false after printing why. */
+bool cli_param(int argc, char **argv, int *i, struct search_params *p, const char *cmd) {
+    char err[160];
+    if (*i + 1 >= argc || !search_params_parse(p, argv[*i + 1], err, sizeof err)) {
+        if (*i + 1 >= argc) snprintf(err, sizeof err, "option --param needs NAME=VALUE");
+        fprintf(stderr, "%s: --param: %s\n", cmd, err);
+        return false;
+    }
+    ++*i;
+    return true;
+}
+
 /* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out) {
     char *end, range[64];

@@ -15,6 +15,7 @@
 #include "engine/tafl.h"
 #include "search/eval.h"
 #include "search/nnue.h"
+#include "search/params.h"
 
 struct cli_game {
     struct variant variant;
@@ -40,6 +41,10 @@ void cli_game_free(struct cli_game *g);
 
 /* Reads a whole decimal number in [lo, hi]; prints an error naming what and returns false. */
 bool cli_parse_int(const char *text, long lo, long hi, const char *what, long *out);
+
+/* Reads the value of --param at argv[*i] into p (NAME=V, docs/search.md) and steps over it;
+   false after printing "<cmd>: --param: <why>" when it is missing, unknown or out of range. */
+bool cli_param(int argc, char **argv, int *i, struct search_params *p, const char *cmd);
 
 /*
  * Writes what a whole number in [lo, hi] may be, for an error message: "from 1 to 64"; when hi

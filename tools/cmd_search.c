@@ -161,13 +161,7 @@ int cmd_analyze(int argc, char **argv) {
             }
             book_name = argv[++i];
         } else if (strcmp(a, "--param") == 0) {
-            char err[160];
-            if (i + 1 >= argc || !search_params_parse(&opt.params, argv[i + 1], err, sizeof err)) {
-                if (i + 1 >= argc) snprintf(err, sizeof err, "option --param needs NAME=VALUE");
-                fprintf(stderr, "hnefi: --param: %s\n", err);
-                return 2;
-            }
-            i++;
+            if (!cli_param(argc, argv, &i, &opt.params, "hnefi")) return 2;
         } else if (strcmp(a, "--null-move") == 0) {
             opt.null_move = true;
         } else if (strcmp(a, "--no-lmr") == 0) {

@@ -104,13 +104,7 @@ static bool tactics_args(int argc, char **argv, bool run, struct tactics_args *a
         } else if (run && strcmp(o, "--lines") == 0) {
             a->lines = true;
         } else if (run && strcmp(o, "--param") == 0) {
-            char err[160];
-            if (i + 1 >= argc || !search_params_parse(&a->params, argv[i + 1], err, sizeof err)) {
-                if (i + 1 >= argc) snprintf(err, sizeof err, "option --param needs NAME=VALUE");
-                fprintf(stderr, "hnefi tactics: --param: %s\n", err);
-                return false;
-            }
-            i++;
+            if (!cli_param(argc, argv, &i, &a->params, "hnefi tactics")) return false;
         } else if (run && strcmp(o, "--eval") == 0) {
             if (i + 1 >= argc ||
                 (strcmp(argv[i + 1], "nnue") != 0 && strcmp(argv[i + 1], "classic") != 0)) {
