@@ -551,6 +551,16 @@ static void kinds_text(unsigned k, char *out) {
     *o = 0;
 }
 
+/* Writes the squares of set as OpenTafl lists them ("a1,b2,"); returns the end of the text. */
+static char *write_squares(char *o, bb_t set, int size) {
+    while (bb_any(set)) {
+        char sq[SQ_NAME_MAX];
+        sq_name(bb_pop(&set), size, sq);
+        o += sprintf(o, "%s,", sq);
+    }
+    return o;
+}
+
 /*
  * Writes v as an OpenTafl rules string, ending with its start position. Options OpenTafl cannot
  * express are written as their nearest OpenTafl equivalent. Returns the length, or -1 if it did
@@ -581,11 +591,7 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     if (!v->corners) o += sprintf(o, " cor:");
     if (v->corners && bb_any(v->corner_squares)) {
         o += sprintf(o, " cor:");
-        for (bb_t c = v->corner_squares; bb_any(c);) {
-            char sq[SQ_NAME_MAX];
-            sq_name(bb_pop(&c), v->size, sq);
-            o += sprintf(o, "%s,", sq);
-        }
+        o = write_squares(o, v->corner_squares, v->size);
     }
     if (!v->centre) o += sprintf(o, " cen:");
     if (v->corners && v->hostile_corner != (KIND_A | KIND_D | KIND_K)) {
@@ -605,11 +611,7 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     if (v->centre && v->throne_stop == THRONE_NOBODY) o += sprintf(o, " cens:");
     if (bb_any(v->forts)) { /* no one re-enters them (aforre is read only beside cenre) */
         o += sprintf(o, " afor:");
-        for (bb_t f = v->forts; bb_any(f);) {
-            char sq[SQ_NAME_MAX];
-            sq_name(bb_pop(&f), v->size, sq);
-            o += sprintf(o, "%s,", sq);
-        }
+        o = write_squares(o, v->forts, v->size);
         o += sprintf(o, " aforh: aforre: cenre:%s",
                      v->centre && v->throne_pass == THRONE_NOBODY && v->throne_stop == THRONE_NOBODY
                          ? ""
