@@ -17,26 +17,9 @@ enum { FIELDS_SHORT = 4, FIELDS_LONG = 10, FIELD_MAX = 10 };
 
 static const char *const status_words[] = {"Ongoing", "Black", "White", "Draw"};
 
-/* records_scan's refusals of games this build does not have (records_not_built_in reads them) */
 #define UNKNOWN_VARIANT_FORMAT                                                                     \
     "holds games of variant '%s', which is not built in (line %lld); give its rules with --rules"
-#define UNKNOWN_VARIANT_HEAD "holds games of variant '"
 #define UNKNOWN_BOARD_FORMAT "line %lld: games on a %dx%d board, which is not built in"
-#define NOT_BUILT_IN         ", which is not built in"
-
-/* Tells whether err is records_scan's refusal of games this build does not have. */
-bool records_not_built_in(const char *err, char *name, size_t namelen) {
-    if (!strstr(err, NOT_BUILT_IN) || namelen == 0) return false;
-    name[0] = '\0';
-    const char *at = strstr(err, UNKNOWN_VARIANT_HEAD);
-    if (!at) return true; /* a board size */
-    at += strlen(UNKNOWN_VARIANT_HEAD);
-    size_t n = strcspn(at, "'");
-    if (n == 0 || n >= namelen) return false;
-    memcpy(name, at, n);
-    name[n] = '\0';
-    return true;
-}
 
 /* Writes a variant's name as records spell it (spaces and commas become '_'). */
 void records_variant_name(const struct variant *v, char *out, size_t outlen) {
@@ -323,6 +306,7 @@ static bool scan_text(const char *text, size_t len, const struct variant *v, rec
                              "--variant",
                              rec->variant, want, (long long)*lineno);
                 } else if (rec->foreign) {
+                    rec->not_built_in = true;
                     snprintf(err, errlen, UNKNOWN_VARIANT_FORMAT, rec->variant, (long long)*lineno);
                 } else {
                     snprintf(err, errlen, "line %lld: %s", (long long)*lineno, why);
@@ -517,10 +501,13 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
             if (rules && !v) {
                 if (!opentafl_read_rules(&g.rules, rules, why, sizeof why)) {
                     int dim = opentafl_rules_dim(rules);
-                    if (!HNEFI_WIDE && dim > 11 && dim <= 19)
+                    if (!HNEFI_WIDE && dim > 11 && dim <= 19) {
+                        rec->not_built_in = true;
+                        rec->variant[0] = '\0'; /* a board size, not a variant's name */
                         snprintf(err, errlen, UNKNOWN_BOARD_FORMAT, (long long)lineno, dim, dim);
-                    else
+                    } else {
                         snprintf(err, errlen, "line %lld: %s", (long long)lineno, why);
+                    }
                     return false;
                 }
                 g.have_rules = true;
@@ -579,6 +566,13 @@ static const char *other_kind(const char *raw, size_t size) {
  */
 bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
                   size_t *good_end, bool *truncated, char *err, size_t errlen) {
+    return records_scan_refused(path, v, tail_ok, fn, ctx, good_end, truncated, NULL, err, errlen);
+}
+
+/* records_scan that also says, in *refused, whether it refused games this build does not have. */
+bool records_scan_refused(const char *path, const struct variant *v, bool tail_ok, records_fn fn,
+                          void *ctx, size_t *good_end, bool *truncated,
+                          struct records_refusal *refused, char *err, size_t errlen) {
     size_t size;
     char *raw = zio_read_file(path, &size, err, errlen);
     if (!raw) return false;
@@ -589,7 +583,8 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
     char why[400];
     const char *kind = other_kind(raw, size);
     if (truncated) *truncated = false;
-    if (rec) rec->foreign = false;
+    if (refused) memset(refused, 0, sizeof *refused);
+    if (rec) rec->foreign = rec->not_built_in = false;
     if (!ok) {
         snprintf(err, errlen, "out of memory");
     } else if (kind) {
@@ -624,6 +619,10 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
             ok = false;
         }
         if (good_end) *good_end = pos;
+    }
+    if (!ok && rec && rec->not_built_in && refused) {
+        refused->not_built_in = true;
+        snprintf(refused->variant, sizeof refused->variant, "%s", rec->variant);
     }
     free(rec);
     tafl_free(t);

@@ -41,6 +41,7 @@ struct record {
     int end, reason; /* enum played_end, enum end_reason (extended lines) */
     const struct variant *v;
     bool foreign; /* after a failed parse: the line names a variant other than the one asked for */
+    bool not_built_in; /* after a failed scan: the games are of a variant or size not built in */
     move_t moves[MAX_GAME_PLIES]; /* (the large arrays last: a parse clears what comes before) */
     bb_t captures[MAX_GAME_PLIES];
 };
@@ -66,11 +67,6 @@ void records_count_taken(const struct variant *v, int n, const bb_t *captures, i
 bool records_parse(const char *line, size_t len, const struct variant *v, struct record *out,
                    struct tafl_game *scratch, char *err, size_t errlen);
 
-/* Tells whether err is records_scan's refusal of games this build does not have: of a variant
-   not built in (its name copied to name) or, in an OpenTafl record, on a board of the other
-   build (name ""). */
-bool records_not_built_in(const char *err, char *name, size_t namelen);
-
 /* Called for each record of a file, with its 1-based line number; return false to stop. */
 typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
 
@@ -83,6 +79,18 @@ typedef bool (*records_fn)(const struct record *r, int64_t line, void *ctx);
  */
 bool records_scan(const char *path, const struct variant *v, bool tail_ok, records_fn fn, void *ctx,
                   size_t *good_end, bool *truncated, char *err, size_t errlen);
+
+/* Why records_scan_refused refused a file, when the reason is games this build does not have. */
+struct records_refusal {
+    bool not_built_in;              /* games of a variant, or on a board, this build lacks */
+    char variant[VARIANT_NAME_MAX]; /* the variant's name; "" for an OpenTafl record's board */
+};
+
+/* records_scan that also fills *refused (if not NULL): whether the file was refused for games of
+   a variant not built in (named) or, in an OpenTafl record, on a board of the other build. */
+bool records_scan_refused(const char *path, const struct variant *v, bool tail_ok, records_fn fn,
+                          void *ctx, size_t *good_end, bool *truncated,
+                          struct records_refusal *refused, char *err, size_t errlen);
 
 /* Copies the first line of a record file (plain or zstd) into out if it is a comment (starts
  * with '#', as a tournament's settings line does); false if it is not, or cannot be read. */

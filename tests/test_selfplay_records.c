@@ -197,6 +197,34 @@ static void test_bad_lines(void) {
     tafl_free(t);
 }
 
+/* A file of games of a variant not built in is refused as such (named in the refusal), a
+   damaged file is not, and an OpenTafl record on a board of no build is not either. */
+static void test_refusals(void) {
+    static const struct {
+        const char *text, *name;
+        bool not_built_in;
+    } files[] = {
+        {"h1-h3,0,0,Draw,nosuch,a,b,0,1,max_plies\n", "nosuch", true},
+        {"h1-h3,0,0,Won\n", "", false},
+        {"[rules:dim:23 esc:c]\n1. a1-a2\n", "", false},
+        {"[rules:dim:13 esc:c]\n1. a1-a2\n", "", !HNEFI_WIDE},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        const char *path = tmp_path(0, "refused.txt");
+        FILE *f = fopen(path, "w");
+        if (!CHECK(f)) return;
+        fputs(files[i].text, f);
+        fclose(f);
+        struct records_refusal refused;
+        struct tally t = {0};
+        char err[400];
+        CHECK(!records_scan_refused(path, NULL, false, tally_record, &t, NULL, NULL, &refused, err,
+                                    sizeof err));
+        CHECK(refused.not_built_in == files[i].not_built_in);
+        CHECK(strcmp(refused.variant, files[i].name) == 0);
+    }
+}
+
 /* Writes n record frames of the escape game with game numbers 0..n-1; returns each frame end. */
 static void write_records(const char *path, int n, long *ends) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -438,6 +466,7 @@ int main(void) {
     test_real_games();
     test_round_trip();
     test_bad_lines();
+    test_refusals();
     test_resume_and_damage();
     test_datagen();
     test_openings();

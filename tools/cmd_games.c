@@ -369,12 +369,13 @@ static int games_run(struct games_args *a) {
         return 1;
     }
     char err[800];
-    bool ok = records_scan(a->path, a->variant_given ? &a->g.variant : NULL, false, on_record, a,
-                           NULL, NULL, err, sizeof err);
+    struct records_refusal refused;
+    bool ok = records_scan_refused(a->path, a->variant_given ? &a->g.variant : NULL, false,
+                                   on_record, a, NULL, NULL, &refused, err, sizeof err);
     int rc = 0;
-    char name[VARIANT_NAME_MAX];
+    const char *name = refused.variant;
     const struct proto_handoff *ho = &hnefi_shared_handoff;
-    if (!ok && a->read == 0 && !a->variant_given && records_not_built_in(err, name, sizeof name) &&
+    if (!ok && a->read == 0 && !a->variant_given && refused.not_built_in &&
         (name[0] ? ho->variant_known[!HNEFI_WIDE] && ho->variant_known[!HNEFI_WIDE](name)
                  : ho->rules_ok[!HNEFI_WIDE] != NULL)) {
         rc = PROTO_SWITCH; /* games the other build plays: it reads the file instead */
