@@ -72,6 +72,82 @@ int eval_position(const struct position *p, const struct eval_weights *w) {
     return score + w->tempo;
 }
 
+/* One step of an augmenting path: the node it came from (2 x square + 0 entering, 1 leaving). */
+enum { RING_FROM_SOURCE = -2, RING_UNSEEN = -1 };
+
+/*
+ * Returns the fewest empty squares the attackers must still fill (at most cap) so that no path
+ * of squares free of attackers leads from a defender or the king to the edge: the gaps of the
+ * ring that wins by encirclement. It is a minimum vertex cut, found as a maximum flow by
+ * augmenting paths, each square a node of capacity 1 split in two (entering, leaving); squares
+ * no attacker may stop on (the throne, the corners) and the defenders' own cannot be filled.
+ * Returns cap when a defender or the king already stands on the edge.
+ */
+int eval_ring_gaps(const struct position *p, int cap) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    bb_t src = p->def | p->king;
+    if (bb_any(src & g->edge)) return cap;
+    bb_t open = g->board & ~p->att, unfillable = src | v->throne | v->corner_mask;
+    int n = g->size * g->size;
+    short through[BB_MAX_SQUARES] = {0}, prev[2 * BB_MAX_SQUARES], queue[2 * BB_MAX_SQUARES];
+    signed char flow[BB_MAX_SQUARES][DIR_NB] = {{0}}; /* net flow from a square to its neighbour */
+    int gaps = 0;
+    while (gaps < cap) {
+        for (int i = 0; i < 2 * n; i++) prev[i] = RING_UNSEEN;
+        int head = 0, tail = 0, end = -1;
+        for (bb_t s = src; bb_any(s);) {
+            int sq = bb_pop(&s);
+            prev[2 * sq] = RING_FROM_SOURCE;
+            queue[tail++] = (short)(2 * sq);
+        }
+        while (head < tail && end < 0) {
+            int x = queue[head++], sq = x >> 1;
+#define RING_VISIT(node)                                                                           \
+    do {                                                                                           \
+        int y_ = (node);                                                                           \
+        if (prev[y_] == RING_UNSEEN) {                                                             \
+            prev[y_] = (short)x;                                                                   \
+            queue[tail++] = (short)y_;                                                             \
+        }                                                                                          \
+    } while (0)
+            if ((x & 1) == 0) { /* entering sq: cross it, or undo flow that came in from u */
+                if (bb_has(unfillable, sq) || through[sq] == 0) RING_VISIT(x + 1);
+                for (int d = 0; d < DIR_NB; d++) {
+                    int u = g->nb[sq][d];
+                    if (u >= 0 && flow[u][(d + 2) & 3] > 0) RING_VISIT(2 * u + 1);
+                }
+            } else { /* leaving sq: the edge is the sink; on to a free neighbour, or undo */
+                if (bb_has(g->edge, sq)) {
+                    end = x;
+                    break;
+                }
+                for (int d = 0; d < DIR_NB; d++) {
+                    int w = g->nb[sq][d];
+                    if (w >= 0 && bb_has(open, w)) RING_VISIT(2 * w);
+                }
+                if (through[sq] > 0) RING_VISIT(x - 1);
+            }
+#undef RING_VISIT
+        }
+        if (end < 0) break;
+        for (int y = end; prev[y] != RING_FROM_SOURCE; y = prev[y]) {
+            int x = prev[y], a = x >> 1, b = y >> 1;
+            if (a == b) {
+                through[a] += (x & 1) == 0 ? 1 : -1;
+            } else {
+                int d = 0;
+                while (g->nb[a][d] != b) d++;
+                /* leaving a into b, or undoing flow b->a: one more unit from a to b */
+                flow[a][d]++;
+                flow[b][(d + 2) & 3]--;
+            }
+        }
+        gaps++;
+    }
+    return gaps;
+}
+
 /* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
 bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen) {
     struct eval_weights r = *w;

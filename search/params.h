@@ -31,7 +31,13 @@
     X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
-    X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */
+    X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
+    X(mop, 0, 0, 1)      /* mop-up: with the defenders down to a few men, the attackers ... */     \
+    X(mop_men, 2, 0, 24) /* ... (at most this many men besides the king) score ... */              \
+    X(mop_base, 400, 0, 2000) /* ... this much more, ... */                                        \
+    X(mop_gap, 20, 0, 500)    /* ... less this for each square to fill to shut them in, */         \
+    X(mop_cap, 12, 1, 40)     /* ... the ring's counted up to this, ... */                         \
+    X(mop_mob, 5, 0, 500)     /* ... and less this for each square the king can move to */
 
 struct search_params {
 #define SEARCH_PARAM_FIELD(name, def, lo, hi) int name;

@@ -139,11 +139,36 @@ static inline void acc_push(struct thread *t, const struct position *p, move_t m
     st->caught = caught;
 }
 
+/* Returns the mop-up term for p's side to move: once the defenders are down to a few men, the
+   attackers' way to the win, which neither evaluation grades (search_params mop_*): the squares
+   still to fill, those of the ring that would enclose the king and the men off the edge, or for
+   a king on the edge those beside him (to leave him no move); two for each man on the edge
+   (to be taken first); and the king's room. */
+static int mop_up(const struct search_params *pr, const struct position *p) {
+    if (!pr->mop || bb_popcount(p->def) > pr->mop_men) return 0;
+    const struct variant *v = p->v;
+    bb_t edge = v->g.edge;
+    int gaps = 2 * bb_popcount(p->def & edge);
+    if (bb_any(p->king & edge)) {
+        gaps += bb_popcount(v->g.nbrs[p->king_sq] & ~(pos_occupied(p) | v->throne));
+    } else if (v->encirclement) {
+        struct position inner = *p;
+        inner.def &= ~edge;
+        gaps += eval_ring_gaps(&inner, pr->mop_cap);
+    } else {
+        gaps += pr->mop_cap;
+    }
+    int room = bb_popcount(movegen_targets(p, p->king_sq));
+    int att = pr->mop_base - pr->mop_gap * gaps - pr->mop_mob * room;
+    return p->side == SIDE_ATTACKERS ? att : -att;
+}
+
 /* Evaluates p at ply for its side to move: the network when the search has one, else the
-   classical evaluation. */
+   classical evaluation; and the mop-up term. */
 static int evaluate(struct thread *t, const struct position *p, int ply) {
     const struct nnue_net *net = t->s->opt.net;
-    if (!net) return score_clamp_eval(eval_position(p, &t->s->opt.weights));
+    int mop = mop_up(&t->s->opt.params, p);
+    if (!net) return score_clamp_eval(eval_position(p, &t->s->opt.weights) + mop);
     int k = ply;
     while (!t->steps[k].done) k--; /* the root is always computed */
     for (k++; k <= ply; k++) {
@@ -153,7 +178,7 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
                     st->caught, &t->steps[k - 1].reach, &st->reach);
         st->done = true;
     }
-    return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], p->side));
+    return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], p->side) + mop);
 }
 
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
@@ -649,11 +674,12 @@ void search_clear(struct search *s) {
 
 /* Returns the static evaluation of p for its side to move with the evaluation of opt. */
 int search_evaluate(const struct search_options *opt, const struct position *p) {
+    int mop = mop_up(&opt->params, p);
     if (!opt->net || opt->net->size != p->v->size)
-        return score_clamp_eval(eval_position(p, &opt->weights));
+        return score_clamp_eval(eval_position(p, &opt->weights) + mop);
     struct nnue_acc acc;
     nnue_refresh(opt->net, p, &acc);
-    return score_clamp_eval(nnue_evaluate(opt->net, &acc, p->side));
+    return score_clamp_eval(nnue_evaluate(opt->net, &acc, p->side) + mop);
 }
 
 /* Asks a running search to stop as soon as it can (safe from any thread). */

@@ -404,8 +404,115 @@ static void tt_clearing(void) {
 }
 
 /* Runs every search test. */
+/* Tells whether the attackers, standing also on `extra`, shut every defender and the king away
+   from the edge (the encirclement's flood). */
+static bool shut_in(const struct position *p, bb_t extra) {
+    const struct bb_geom *g = &p->v->g;
+    return !bb_flood_reaches(g, p->def | p->king, g->board & ~(p->att | extra), g->edge);
+}
+
+/* Returns the fewest fillable squares (0, 1 or 2) that shut them in by trying every set, or 3
+   for more. */
+static int gaps_brute(const struct position *p) {
+    const struct variant *v = p->v;
+    if (shut_in(p, BB_EMPTY)) return 0;
+    bb_t fill = v->g.board & ~(p->att | p->def | p->king | v->throne | v->corner_mask);
+    for (bb_t a = fill; bb_any(a);) {
+        int x = bb_pop(&a);
+        if (shut_in(p, bb_sq(x))) return 1;
+    }
+    for (bb_t a = fill; bb_any(a);) {
+        int x = bb_pop(&a);
+        for (bb_t b = a; bb_any(b);) {
+            int y = bb_pop(&b);
+            if (shut_in(p, bb_sq(x) | bb_sq(y))) return 2;
+        }
+    }
+    return 3;
+}
+
+/* The ring's gaps (a minimum cut by augmenting paths) against trying every set of up to two
+   squares, on random crowded boards of Copenhagen and Brandubh, and on hand-made rings. */
+static void ring_gaps(void) {
+    const char *names[] = {"copenhagen", "brandubh"};
+    uint64_t rng = 12345;
+    int seen[4] = {0};
+    for (int vi = 0; vi < 2; vi++) {
+        const struct variant *v = variant_by_name(names[vi]);
+        int n = v->size, mid = n / 2;
+        for (int round = 0; round < 3000; round++) {
+            char fen[400], *f = fen;
+            int king = 0, men = 0;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            int kr = 1 + (int)((rng >> 33) % (uint64_t)(n - 2));
+            int kf = 1 + (int)((rng >> 45) % (uint64_t)(n - 2));
+            int density = 25 + (int)((rng >> 20) % 40);
+            for (int r = n - 1; r >= 0; r--) {
+                int empty = 0;
+                for (int c = 0; c < n; c++) {
+                    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                    int roll = (int)((rng >> 33) % 100);
+                    bool corner = (r == 0 || r == n - 1) && (c == 0 || c == n - 1);
+                    char piece = 0;
+                    if (r == kr && c == kf) {
+                        piece = 'k';
+                        king++;
+                    } else if (corner || (r == mid && c == mid)) {
+                        piece = 0;
+                    } else if (roll < density) {
+                        piece = 'a';
+                    } else if (roll < density + 3 && men < 2 && r > 0 && r < n - 1 && c > 0 &&
+                               c < n - 1) {
+                        piece = 'd';
+                        men++;
+                    }
+                    if (!piece) {
+                        empty++;
+                        continue;
+                    }
+                    if (empty) f += sprintf(f, "%d", empty);
+                    empty = 0;
+                    *f++ = piece;
+                }
+                if (empty) f += sprintf(f, "%d", empty);
+                *f++ = r ? '/' : ' ';
+            }
+            strcpy(f, "a");
+            struct position p;
+            char err[200];
+            if (!fen_parse(&p, v, fen, err, sizeof err)) continue; /* e.g. a king already taken */
+            int want = gaps_brute(&p), got = eval_ring_gaps(&p, 3);
+            seen[want]++;
+            if (got != want) fprintf(stderr, "ring gaps %s: %d, brute force %d\n", fen, got, want);
+            CHECK_EQ_INT(got, want);
+        }
+    }
+    /* every count is met often enough to mean something */
+    for (int k = 0; k < 4; k++) CHECK(seen[k] > 50);
+    /* hand-made: a closed ring, one gap (d6), a defender in the ring's wall (c6 and e4 to
+       fill), two gaps (d6, e4), and a man on the edge */
+    const struct variant *cop = variant_by_name("copenhagen");
+    static const struct {
+        const char *fen;
+        int gaps;
+    } rings[] = {
+        {"11/11/11/3aaa5/2a3a4/3ak1a4/2a3a4/3aaa5/11/11/11 a", 0},
+        {"11/11/11/3aaa5/2a3a4/4k1a4/2a3a4/3aaa5/11/11/11 a", 1},
+        {"11/11/11/3aaa5/2a3a4/3dk1a4/2a3a4/3a1a5/11/11/11 a", 2},
+        {"11/11/11/3aaa5/2a3a4/4k1a4/2a3a4/3a1a5/11/11/11 a", 2},
+        {"11/11/11/3aaa5/2a3a4/4k1a4/2a3a4/3a1a5/11/11/1d9 a", 3},
+    };
+    for (size_t i = 0; i < sizeof rings / sizeof *rings; i++) {
+        struct position p;
+        char err[200];
+        if (!CHECK(fen_parse(&p, cop, rings[i].fen, err, sizeof err))) continue;
+        CHECK_EQ_INT(eval_ring_gaps(&p, 3), rings[i].gaps);
+    }
+}
+
 int main(void) {
     struct search *s = search_new(16);
+    ring_gaps();
     CHECK(s != NULL);
     tt_scores();
     tt_clearing();
