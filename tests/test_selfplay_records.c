@@ -434,6 +434,25 @@ static void test_openings(void) {
     CHECK(strstr(err, "no opening") != NULL);
     CHECK(!openings_load(&set, v, tmp_path(3, "missing.txt"), err, sizeof err));
     CHECK(strstr(err, "cannot open") != NULL);
+    /* the endings for measuring conversion: each a won ending for the attackers, to move */
+    CHECK(openings_load(&set, v, HNEFI_TEST_DATA "/endgames-copenhagen.txt.zst", err, sizeof err));
+    CHECK_EQ_INT(set.count, 272);
+    struct tafl_game *t = tafl_new(v);
+    struct position start;
+    pos_init_start(&start, v);
+    int endings = 0;
+    for (int i = 0; i < set.count; i++) {
+        tafl_reset(t, &start);
+        bool played = true;
+        for (int k = 0; k < set.items[i].n && played; k++)
+            played = tafl_play(t, set.items[i].moves[k]);
+        const struct position *p = tafl_pos(t);
+        endings += played && p->side == SIDE_ATTACKERS && p->result == RESULT_NONE &&
+                   bb_popcount(p->def) <= 2 && bb_popcount(p->att) >= 12;
+    }
+    CHECK_EQ_INT(endings, 272);
+    tafl_free(t);
+    openings_free(&set);
 }
 
 /* Random openings: legal, never ending the game, the same for the same seed and index. */
