@@ -573,6 +573,7 @@ bool records_scan(const char *path, const struct variant *v, bool tail_ok, recor
 bool records_scan_refused(const char *path, const struct variant *v, bool tail_ok, records_fn fn,
                           void *ctx, size_t *good_end, bool *truncated,
                           struct records_refusal *refused, char *err, size_t errlen) {
+    if (refused) memset(refused, 0, sizeof *refused);
     size_t size;
     char *raw = zio_read_file(path, &size, err, errlen);
     if (!raw) return false;
@@ -583,7 +584,6 @@ bool records_scan_refused(const char *path, const struct variant *v, bool tail_o
     char why[400];
     const char *kind = other_kind(raw, size);
     if (truncated) *truncated = false;
-    if (refused) memset(refused, 0, sizeof *refused);
     if (rec) rec->foreign = rec->not_built_in = false;
     if (!ok) {
         snprintf(err, errlen, "out of memory");

@@ -223,6 +223,13 @@ static void test_refusals(void) {
         CHECK(refused.not_built_in == files[i].not_built_in);
         CHECK(strcmp(refused.variant, files[i].name) == 0);
     }
+    /* a file that cannot be read says nothing of variants */
+    struct records_refusal refused;
+    memset(&refused, 0xff, sizeof refused);
+    char err[400];
+    CHECK(!records_scan_refused(tmp_path(0, "missing.txt"), NULL, false, tally_record, NULL, NULL,
+                                NULL, &refused, err, sizeof err));
+    CHECK(!refused.not_built_in && refused.variant[0] == '\0');
 }
 
 /* Writes n record frames of the escape game with game numbers 0..n-1; returns each frame end. */
