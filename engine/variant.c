@@ -218,9 +218,22 @@ const struct variant *variant_by_name(const char *name) {
     return NULL;
 }
 
+/* The built-in variants of the wide build only (boards beyond 11x11), known to both builds. */
+static const struct {
+    const char *name;
+    int size;
+} wide_only[] = {{"copenhagen13", 13}};
+
 /* Returns the board size of name if it is a built-in variant of the wide build only, else 0. */
 int variant_wide_only(const char *name) {
-    return strcmp(name, "copenhagen13") == 0 ? 13 : 0;
+    for (size_t i = 0; i < sizeof wide_only / sizeof *wide_only; i++)
+        if (strcmp(wide_only[i].name, name) == 0) return wide_only[i].size;
+    return 0;
+}
+
+/* Returns the name of the i-th built-in variant of the wide build only, or NULL past the end. */
+const char *variant_wide_only_name(int i) {
+    return i >= 0 && i < (int)(sizeof wide_only / sizeof *wide_only) ? wide_only[i].name : NULL;
 }
 
 /* Returns v's board side. */

@@ -100,6 +100,9 @@ const struct variant *variant_by_name(const char *name);
  */
 int variant_wide_only(const char *name);
 
+/* Returns the name of the i-th built-in variant of the wide build only, or NULL past the end. */
+const char *variant_wide_only_name(int i);
+
 /* Returns v's board side (for callers that cannot read this build's struct variant). */
 int variant_size(const struct variant *v);
 

@@ -775,6 +775,20 @@ int main(void) {
     struct timespec t0, t1;
     timespec_get(&t0, TIME_UTC);
 
+    /* the names of the wide build's own variants, known to both builds, are exactly its
+       built-in variants beyond 11x11, with their sizes */
+    int wide_named = 0, wide_built = 0;
+    for (int i = 0; variant_wide_only_name(i); i++) {
+        const char *name = variant_wide_only_name(i);
+        const struct variant *w = variant_by_name(name);
+        CHECK(variant_wide_only(name) > 11);
+        CHECK(HNEFI_WIDE ? w && w->size == variant_wide_only(name) : w == NULL);
+        wide_named++;
+    }
+    for (int i = 0; variant_builtin(i); i++) wide_built += variant_builtin(i)->size > 11;
+    CHECK(wide_named > 0);
+    CHECK_EQ_INT(wide_built, HNEFI_WIDE ? wide_named : 0);
+
     if (!HNEFI_WIDE) { /* the built-in variants' table and rules.md's examples */
         ref_test_variant_table();
         ref_test_examples();

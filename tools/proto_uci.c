@@ -119,7 +119,11 @@ static void cmd_uci_hello(struct uci *u, int n, char **w) {
         strcat(combo, variant_builtin(i)->name);
     }
     /* the wide build's own variants, when the program has it (PROTO_SWITCH goes there) */
-    if (!HNEFI_WIDE && hnefi_shared_handoff.rules_ok[1]) strcat(combo, " var copenhagen13");
+    for (int i = 0; !HNEFI_WIDE && hnefi_shared_handoff.rules_ok[1] && variant_wide_only_name(i);
+         i++) {
+        strcat(combo, " var ");
+        strcat(combo, variant_wide_only_name(i));
+    }
     proto_out("id name %s %s", PROTO_ENGINE_NAME, PROTO_ENGINE_VERSION);
     proto_out("id author %s", PROTO_ENGINE_AUTHOR);
     proto_out("option name Variant type combo default %s%s", u->default_variant, combo);
