@@ -34,6 +34,7 @@ if ! "$cmake" --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1
   exit 1
 fi
 for f in bin/hnefi share/hnefi/openings-copenhagen.txt.zst share/hnefi/copenhagen-games.csv.zst \
+         share/hnefi/endgames-copenhagen.txt.zst \
          share/hnefi/eketorp-rules.txt share/hnefi/book-copenhagen.zst \
          share/hnefi/book-brandubh.zst share/man/man1/hnefi.1 share/doc/hnefi/README.md \
          share/doc/hnefi/protocol.md share/doc/hnefi/book.md share/doc/hnefi/opentafl-engine.ini; do
