@@ -573,6 +573,8 @@ static void test_against_uci(void) {
     CHECK(same_stats(&a, &b));
     char *x = sorted_lines(tmp_path(5, "inproc.zst")), *y = sorted_lines(c.records);
     CHECK(x && y && strcmp(x, y) == 0);
+    if (x && y && strcmp(x, y) != 0)
+        fprintf(stderr, "in-process games:\n%s\nuci games:\n%s\n", x, y);
     free(x);
     free(y);
     match_status_free(&a);
