@@ -564,6 +564,7 @@ static void test_against_uci(void) {
     c.records = tmp_path(5, "inproc.zst");
     CHECK(match_run(&c, &a, err, sizeof err) == 0);
     fake_player(&p[1], &e, "beta", HNEFI_BINARY " uci");
+    p[1].tc.nodes = 800; /* fake_player starts from a fresh spec: the same node count again */
     e.opt_name[0] = "Hash";
     e.opt_value[0] = "16";
     e.nopts = 1;
