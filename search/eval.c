@@ -77,18 +77,17 @@ enum { RING_FROM_SOURCE = -2, RING_UNSEEN = -1 };
 
 /*
  * Returns the fewest empty squares the attackers must still fill (at most cap) so that no path
- * of squares free of attackers leads from a defender or the king to the edge: the gaps of the
- * ring that wins by encirclement. It is a minimum vertex cut, found as a maximum flow by
- * augmenting paths, each square a node of capacity 1 split in two (entering, leaving); squares
- * no attacker may stop on (the throne, the corners) and the defenders' own cannot be filled.
- * Returns cap when a defender or the king already stands on the edge.
+ * of squares free of attackers leads from a piece of `shut` to the edge: the gaps of the ring
+ * that wins by encirclement. It is a minimum vertex cut, found as a maximum flow by augmenting
+ * paths, each square a node of capacity 1 split in two (entering, leaving); squares no attacker
+ * may stop on (the throne, the corners) and those of `shut` cannot be filled. Returns cap when
+ * a piece of `shut` already stands on the edge.
  */
-int eval_ring_gaps(const struct position *p, int cap) {
+int eval_ring_gaps(const struct position *p, bb_t shut, int cap) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
-    bb_t src = p->def | p->king;
-    if (bb_any(src & g->edge)) return cap;
-    bb_t open = g->board & ~p->att, unfillable = src | v->throne | v->corner_mask;
+    if (bb_any(shut & g->edge)) return cap;
+    bb_t open = g->board & ~p->att, unfillable = shut | v->throne | v->corner_mask;
     int n = g->size * g->size;
     short through[BB_MAX_SQUARES] = {0}, prev[2 * BB_MAX_SQUARES], queue[2 * BB_MAX_SQUARES];
     signed char flow[BB_MAX_SQUARES][DIR_NB] = {{0}}; /* net flow from a square to its neighbour */
@@ -96,7 +95,7 @@ int eval_ring_gaps(const struct position *p, int cap) {
     while (gaps < cap) {
         for (int i = 0; i < 2 * n; i++) prev[i] = RING_UNSEEN;
         int head = 0, tail = 0, end = -1;
-        for (bb_t s = src; bb_any(s);) {
+        for (bb_t s = shut; bb_any(s);) {
             int sq = bb_pop(&s);
             prev[2 * sq] = RING_FROM_SOURCE;
             queue[tail++] = (short)(2 * sq);

@@ -49,10 +49,10 @@ extern const struct eval_weights eval_default_weights;
 /* Evaluates p from the side to move's point of view. */
 int eval_position(const struct position *p, const struct eval_weights *w);
 
-/* Returns how many empty squares the attackers must still fill (at most cap) to shut every
-   defender and the king away from the edge (the gaps of an encircling ring); cap when one of
-   them stands on the edge. */
-int eval_ring_gaps(const struct position *p, int cap);
+/* Returns how many empty squares the attackers must still fill (at most cap) to shut the pieces
+   of `shut` (the defenders and the king, for an encirclement) away from the edge: the gaps of
+   an encircling ring; cap when one of them stands on the edge. */
+int eval_ring_gaps(const struct position *p, bb_t shut, int cap);
 
 /* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
 bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen);

@@ -152,9 +152,7 @@ static int mop_up(const struct search_params *pr, const struct position *p) {
     if (bb_any(p->king & edge)) {
         gaps += bb_popcount(v->g.nbrs[p->king_sq] & ~(pos_occupied(p) | v->throne));
     } else if (v->encirclement) {
-        struct position inner = *p;
-        inner.def &= ~edge;
-        gaps += eval_ring_gaps(&inner, pr->mop_cap);
+        gaps += eval_ring_gaps(p, (p->def & ~edge) | p->king, pr->mop_cap);
     } else {
         gaps += pr->mop_cap;
     }

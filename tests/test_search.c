@@ -481,7 +481,7 @@ static void ring_gaps(void) {
             struct position p;
             char err[200];
             if (!fen_parse(&p, v, fen, err, sizeof err)) continue; /* e.g. a king already taken */
-            int want = gaps_brute(&p), got = eval_ring_gaps(&p, 3);
+            int want = gaps_brute(&p), got = eval_ring_gaps(&p, p.def | p.king, 3);
             seen[want]++;
             if (got != want) fprintf(stderr, "ring gaps %s: %d, brute force %d\n", fen, got, want);
             CHECK_EQ_INT(got, want);
@@ -506,7 +506,7 @@ static void ring_gaps(void) {
         struct position p;
         char err[200];
         if (!CHECK(fen_parse(&p, cop, rings[i].fen, err, sizeof err))) continue;
-        CHECK_EQ_INT(eval_ring_gaps(&p, 3), rings[i].gaps);
+        CHECK_EQ_INT(eval_ring_gaps(&p, p.def | p.king, 3), rings[i].gaps);
     }
 }
 
