@@ -563,8 +563,9 @@ static void test_against_uci(void) {
     p[0].opt.net = p[1].opt.net = nnue_builtin(c.v);
     c.records = tmp_path(5, "inproc.zst");
     CHECK(match_run(&c, &a, err, sizeof err) == 0);
+    struct time_control tc = p[1].tc; /* fake_player starts from a fresh spec: keep the clock */
     fake_player(&p[1], &e, "beta", HNEFI_BINARY " uci");
-    p[1].tc.nodes = 800; /* fake_player starts from a fresh spec: the same node count again */
+    p[1].tc = tc;
     e.opt_name[0] = "Hash";
     e.opt_value[0] = "16";
     e.nopts = 1;
