@@ -1,7 +1,105 @@
 /* Playing a move on a position: the piece, the captures, the end by the board rules. */
 #include "engine/make.h"
 
+#include "engine/movegen.h"
 #include "engine/rules.h"
+
+/* make_move for the variants with special pieces (below). */
+static bb_t make_special(struct position *dst, const struct position *src, move_t m,
+                         bool turn_check);
+
+/* Tells whether the piece on sq has a move that captures (a man, or the king), in p where its
+   side has just moved (side not yet switched back). */
+static bool can_capture(const struct position *p, int sq, int mover) {
+    struct position q = *p, r;
+    q.side = (uint8_t)mover;
+    q.berserk = 0;
+    for (bb_t t = movegen_targets(&q, sq); bb_any(t);) {
+        move_t m = move_make(sq, bb_pop(&t));
+        if (bb_any(make_special(&r, &q, m, false)) || r.reason == END_KING_CAPTURED) return true;
+    }
+    return false;
+}
+
+/*
+ * make_move for the variants with special pieces: commanders and knights move with their mark,
+ * jumps (a capturing jump takes the man jumped), and a berserk turn goes on after a capture
+ * (turn_check: decide that; false when asking whether a move would capture at all).
+ */
+static bb_t make_special(struct position *dst, const struct position *src, move_t m,
+                         bool turn_check) {
+    const struct variant *v = src->v;
+    const struct bb_geom *g = &v->g;
+    int from = move_from(m), to = move_to(m), mover = src->side;
+    bb_t fromto = bb_sq(from) | bb_sq(to);
+    *dst = *src;
+    uint64_t key = src->key ^ zobrist_side;
+    if (pos_berserker(src) >= 0) key ^= zobrist_berserker[pos_berserker(src)];
+    dst->berserk = 0;
+    enum piece kind;
+    if (mover == SIDE_ATTACKERS) {
+        dst->att ^= fromto;
+        kind = PIECE_ATTACKER;
+    } else if (from == src->king_sq) {
+        dst->king = bb_sq(to);
+        dst->king_sq = (bb_square_t)to;
+        kind = PIECE_KING;
+    } else {
+        dst->def ^= fromto;
+        kind = PIECE_DEFENDER;
+    }
+    key ^= zobrist_piece[kind][from] ^ zobrist_piece[kind][to];
+    if (bb_has(src->spec, from)) {
+        dst->spec ^= fromto;
+        key ^= zobrist_special[from] ^ zobrist_special[to];
+    }
+    /* a jump: the landing square two steps on, over an occupied square */
+    bb_t jumped = BB_EMPTY;
+    for (int d = 0; d < DIR_NB; d++) {
+        int mid = g->nb[from][d];
+        if (mid >= 0 && g->nb[mid][d] == to && bb_has(pos_occupied(src), mid)) {
+            if (movegen_jump_mode(src, from) == JUMP_CAPTURE) jumped = bb_sq(mid);
+            break;
+        }
+    }
+    enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
+    if (bb_any(jumped)) { /* off the board before the custodial captures are judged */
+        int sq = bb_lsb(jumped);
+        key ^= zobrist_piece[victim][sq];
+        if (bb_has(dst->spec, sq)) key ^= zobrist_special[sq];
+        if (mover == SIDE_ATTACKERS)
+            dst->def &= ~jumped;
+        else
+            dst->att &= ~jumped;
+        dst->spec &= ~jumped;
+    }
+    dst->side = (uint8_t)mover;
+    bb_t caught = rules_captures(dst, to, mover);
+    for (bb_t c = caught; bb_any(c);) {
+        int sq = bb_pop(&c);
+        key ^= zobrist_piece[victim][sq];
+        if (bb_has(dst->spec, sq)) key ^= zobrist_special[sq];
+    }
+    if (mover == SIDE_ATTACKERS)
+        dst->def &= ~caught;
+    else
+        dst->att &= ~caught;
+    dst->spec &= ~caught;
+    caught |= jumped;
+    dst->side = (uint8_t)!mover;
+    dst->key = key;
+    rules_decide(dst, to, mover);
+    /* a berserk turn: the piece that captured moves again, if it can capture again (or, under
+       BERSERK_MOVE, move at all) */
+    if (turn_check && v->berserk != BERSERK_NONE && bb_any(caught) && dst->result == RESULT_NONE &&
+        (v->berserk == BERSERK_MOVE ? bb_any(movegen_targets(dst, to))
+                                    : can_capture(dst, to, mover))) {
+        dst->side = (uint8_t)mover;
+        pos_set_berserker(dst, to);
+        dst->key ^= zobrist_side ^ zobrist_berserker[to];
+    }
+    return caught;
+}
 
 /*
  * Plays the legal move m from src into dst (dst may not alias src): moves the piece, removes the
@@ -9,6 +107,7 @@
  * Returns the captured squares.
  */
 bb_t make_move(struct position *dst, const struct position *src, move_t m) {
+    if (src->v->special_pieces) return make_special(dst, src, m, true);
     int from = move_from(m), to = move_to(m), mover = src->side;
     bb_t fromto = bb_sq(from) | bb_sq(to);
     /* the child is written field by field from the parent's values, not copied whole and then
@@ -30,6 +129,8 @@ bb_t make_move(struct position *dst, const struct position *src, move_t m) {
     dst->att = att;
     dst->def = def;
     dst->king = king;
+    dst->spec = BB_EMPTY;
+    dst->berserk = 0;
     dst->key = src->key ^ zobrist_piece[kind][from] ^ zobrist_piece[kind][to] ^ zobrist_side;
     dst->v = src->v;
     dst->king_sq = (bb_square_t)king_sq;

@@ -1,7 +1,38 @@
 /* Move generation: per-piece slides for listing, occluded fills for counting. */
 #include "engine/movegen.h"
 
-/* Returns the king's targets where fortress squares or his speed limit apply. */
+/* Returns the jump mode of the piece on sq: the king's, a commander's, a knight's, or none. */
+enum jump_mode movegen_jump_mode(const struct position *p, int sq) {
+    const struct variant *v = p->v;
+    if (sq == p->king_sq) return v->king_jump;
+    if (!bb_has(p->spec, sq)) return JUMP_NONE;
+    return bb_has(p->att, sq) ? v->commander_jump : v->knight_jump;
+}
+
+/* Returns the squares the piece on sq reaches by jumping an adjacent enemy man (not a king,
+   commander or knight) onto the empty square beyond, one of `land`. */
+static bb_t jump_targets(const struct position *p, int sq, bb_t land) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    enum jump_mode mode = movegen_jump_mode(p, sq);
+    if (mode == JUMP_NONE) return BB_EMPTY;
+    bb_t over = (bb_has(p->att, sq) ? p->def : p->att) & ~p->spec;
+    bb_t t = BB_EMPTY;
+    for (int d = 0; d < DIR_NB; d++) {
+        int mid = g->nb[sq][d];
+        if (mid < 0 || !bb_has(over, mid)) continue;
+        int to = g->nb[mid][d];
+        if (to < 0 || !bb_has(land, to)) continue;
+        /* a restricted jump starts or ends on a special square */
+        if (mode == JUMP_RESTRICTED && !bb_has(v->special_squares, sq) &&
+            !bb_has(v->special_squares, to))
+            continue;
+        t |= bb_sq(to);
+    }
+    return t;
+}
+
+/* Returns the king's targets where fortress squares, his speed limit or jumps apply. */
 bb_t movegen_king_targets_special(const struct position *p) {
     const struct variant *v = p->v;
     bb_t empty = v->g.board & ~pos_occupied(p);
@@ -10,7 +41,9 @@ bb_t movegen_king_targets_special(const struct position *p) {
         pro = movegen_unfort(v, pro, empty);
         land = movegen_unfort(v, land, empty);
     }
-    return movegen_king_limit(v, p->king_sq, bb_slides(&v->g, p->king_sq, pro) & land);
+    bb_t t = movegen_king_limit(v, p->king_sq, bb_slides(&v->g, p->king_sq, pro) & land);
+    if (v->king_jump != JUMP_NONE) t |= jump_targets(p, p->king_sq, land);
+    return t;
 }
 
 /* Returns the squares the piece on sq may move to (empty if there is no piece). */
@@ -24,7 +57,15 @@ bb_t movegen_targets(const struct position *p, int sq) {
         pro = movegen_unfort(v, pro, empty);
         land = movegen_unfort(v, land, empty);
     }
-    return bb_slides(&v->g, sq, pro) & land;
+    bb_t t = bb_slides(&v->g, sq, pro) & land;
+    if (bb_has(p->spec, sq)) t |= jump_targets(p, sq, land);
+    return t;
+}
+
+/* Returns the pieces of the side to move that may move now: the berserker alone while a
+   berserk turn goes on, else every piece of the side (the king included). */
+static bb_t movers(const struct position *p) {
+    return pos_berserker(p) >= 0 ? bb_sq(pos_berserker(p)) : pos_side_pieces(p, p->side);
 }
 
 _Static_assert(MAX_MOVES >= 4 * BB_MAX_SQUARES,
@@ -55,6 +96,16 @@ int movegen_list(const struct position *p, move_t *out) {
     bb_t empty = g->board & ~pos_occupied(p);
     bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
     int n = 0;
+    if (v->special_pieces) {
+        /* jumps, commanders, knights, berserk turns: piece by piece, the king first */
+        bb_t who = movers(p);
+        if (bb_has(who, p->king_sq)) n = emit(out, n, p->king_sq, movegen_king_targets(p));
+        for (who &= ~p->king; bb_any(who);) {
+            int from = bb_pop(&who);
+            n = emit(out, n, from, movegen_targets(p, from));
+        }
+        return n;
+    }
     if (p->side == SIDE_DEFENDERS) n = emit(out, n, p->king_sq, movegen_king_targets(p));
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
     if (!v->special_moves) return emit_men(g, out, n, men, pro, land);
@@ -101,6 +152,13 @@ bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land) {
    the king counted apart (kept out of line, so the common path stays as it was). */
 static __attribute__((noinline)) int count_side_special(const struct position *p, int s) {
     const struct variant *v = p->v;
+    if (v->special_pieces) {
+        /* piece by piece; while a berserk turn goes on the side to move has its berserker only */
+        bb_t who = s == p->side ? movers(p) : pos_side_pieces(p, s);
+        int c = 0;
+        while (bb_any(who)) c += bb_popcount(movegen_targets(p, bb_pop(&who)));
+        return c;
+    }
     bb_t empty = v->g.board & ~pos_occupied(p);
     bb_t men = s == SIDE_ATTACKERS ? p->att : p->def;
     bb_t pro = empty & ~v->men_block, land = empty & ~v->men_forbidden;
@@ -135,6 +193,7 @@ bool movegen_is_legal(const struct position *p, move_t m) {
     int from = move_from(m), to = move_to(m);
     if (from >= g->squares || to >= g->squares) return false;
     if (!bb_has(pos_side_pieces(p, p->side), from)) return false;
+    if (v->special_pieces) return bb_has(movers(p), from) && bb_has(movegen_targets(p, from), to);
     /* only the line from `from` to `to` matters: every square up to `to` must be empty, and
        none before `to` may stop a slide */
     bool king = from == p->king_sq;

@@ -12,6 +12,12 @@
  * block and forbidden mask, except for a piece standing on one, which slides through and stops on
  * them as on any square (movegen_unfort); and the king may have a speed limit (king_speed), the
  * most squares he slides in one move (movegen_king_limit).
+ *
+ * Berserk (OpenTafl) adds jumps: the king, commanders and knights may jump an adjacent enemy man
+ * (not a king, commander or knight) onto the empty square beyond, each by its jump mode; a jump
+ * is written as a move from the start to the landing square two squares on, which no slide can
+ * be (the square between is occupied). While a berserk turn goes on (position.berserker), only
+ * the berserker moves. These variants take the piece-by-piece paths (variant.special_pieces).
  */
 #ifndef HNEFI_ENGINE_MOVEGEN_H
 #define HNEFI_ENGINE_MOVEGEN_H
@@ -29,7 +35,10 @@ static inline bb_t movegen_king_limit(const struct variant *v, int sq, bb_t t) {
     return v->king_speed ? t & v->king_near[sq] : t;
 }
 
-/* movegen_king_targets where fortress squares or the king's speed apply (out of line). */
+/* Returns the jump mode of the piece on sq: the king's, a commander's, a knight's, or none. */
+enum jump_mode movegen_jump_mode(const struct position *p, int sq);
+
+/* movegen_king_targets where fortress squares, the king's speed or jumps apply (out of line). */
 bb_t movegen_king_targets_special(const struct position *p);
 
 /* Returns the squares the king of p may move to (whoever is to move). */

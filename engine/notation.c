@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/make.h"
+#include "engine/movegen.h"
 #include "engine/rules.h"
 
 /* Formats an error message into err (if any) and returns false. */
@@ -89,11 +90,16 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
                 file += run;
                 continue;
             }
-            if (c != 'a' && c != 'd' && c != 'k')
+            if (c != 'a' && c != 'd' && c != 'k' && c != 'c' && c != 'n')
                 return fail(err, errlen,
-                            "FEN row %d: unknown letter '%s' (expected a, d, k or a "
+                            "FEN row %d: unknown letter '%s' (expected a, d, k, c, n or a "
                             "digit)",
                             row + 1, quote(s, 1, q, sizeof q));
+            if ((c == 'c' || c == 'n') && !v->special_pieces)
+                return fail(err, errlen,
+                            "FEN row %d: a %s ('%c') in %s, a variant without commanders and "
+                            "knights",
+                            row + 1, c == 'c' ? "commander" : "knight", c, v->name);
             if (file >= n) {
                 size_t len = strcspn(row_start, "/ ");
                 return fail(err, errlen, "FEN row %d '%s': more than %d squares", row + 1,
@@ -113,11 +119,12 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
             } else {
                 if (bb_has(v->men_forbidden & ~v->forts, sq))
                     return fail(err, errlen, "FEN: %s on %s, a square only the king may hold",
-                                c == 'a' ? "attacker" : "defender", name);
-                if (c == 'a')
+                                c == 'a' || c == 'c' ? "attacker" : "defender", name);
+                if (c == 'a' || c == 'c')
                     r.att |= bb_sq(sq);
                 else
                     r.def |= bb_sq(sq);
+                if (c == 'c' || c == 'n') r.spec |= bb_sq(sq);
             }
             file++;
             s++;
@@ -141,6 +148,22 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
                     quote(s, strcspn(s, " \r\n"), q, sizeof q));
     r.side = *s == 'a' ? SIDE_ATTACKERS : SIDE_DEFENDERS;
     s++;
+    r.berserk = 0;
+    while (*s == ' ') s++;
+    if (*s && *s != '\r' && *s != '\n' && v->berserk != BERSERK_NONE) {
+        /* a berserk turn going on: the square of the piece that moves again */
+        int used = 0, sq = sq_parse(s, n, &used);
+        if (sq < 0 || (s[used] && !strchr(" \r\n", s[used])))
+            return fail(err, errlen, "FEN: berserker '%s': expected a square like e5",
+                        quote(s, strcspn(s, " \r\n"), q, sizeof q));
+        if (!bb_has(r.side == SIDE_ATTACKERS ? r.att : r.def | r.king, sq)) {
+            char name[SQ_NAME_MAX];
+            sq_name(sq, n, name);
+            return fail(err, errlen, "FEN: berserker %s: no piece of the side to move there", name);
+        }
+        pos_set_berserker(&r, sq);
+        s += used;
+    }
     while (*s == ' ' || *s == '\r' || *s == '\n') s++;
     if (*s)
         return fail(err, errlen, "FEN: unexpected text '%s' after the side to move",
@@ -167,12 +190,20 @@ int fen_write(const struct position *p, char *out) {
             }
             if (run) o += sprintf(o, "%d", run);
             run = 0;
-            *o++ = pc == PIECE_ATTACKER ? 'a' : pc == PIECE_DEFENDER ? 'd' : 'k';
+            bool special = bb_has(p->spec, rank * n + file);
+            *o++ = pc == PIECE_ATTACKER   ? (special ? 'c' : 'a')
+                   : pc == PIECE_DEFENDER ? (special ? 'n' : 'd')
+                                          : 'k';
         }
         if (run) o += sprintf(o, "%d", run);
         if (rank) *o++ = '/';
     }
     o += sprintf(o, " %c", p->side == SIDE_ATTACKERS ? 'a' : 'd');
+    if (pos_berserker(p) >= 0) {
+        char name[SQ_NAME_MAX];
+        sq_name(pos_berserker(p), n, name);
+        o += sprintf(o, " %s", name);
+    }
     return (int)(o - out);
 }
 
@@ -189,13 +220,21 @@ int fen_write_start(const struct variant *v, char *out) {
  */
 bool fen_read_start(struct variant *v, const char *fen, char *err, size_t errlen) {
     struct position p;
-    if (!fen_parse(&p, v, fen, err, errlen)) return false;
+    bool had = v->special_pieces;
+    v->special_pieces = true; /* a start may bring commanders and knights */
+    bool ok = fen_parse(&p, v, fen, err, errlen);
+    v->special_pieces = had;
+    if (!ok) return false;
     if (p.result != RESULT_NONE)
         return fail(err, errlen, "FEN: a start position must not be a finished game");
+    if (pos_berserker(&p) >= 0)
+        return fail(err, errlen, "FEN: a start position must not be in a berserk turn");
     v->start.att = p.att;
     v->start.def = p.def;
+    v->start.spec = p.spec;
     v->start.king_sq = p.king_sq;
     v->start.side = (enum side)p.side;
+    variant_finish(v); /* special_pieces follows the start */
     return true;
 }
 
@@ -270,11 +309,19 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
                     : pc == PIECE_KING   ? "the king"
                                          : "a defender",
                     p->side == SIDE_ATTACKERS ? "attackers" : "defenders");
+    if (pos_berserker(p) >= 0 && mt.from != pos_berserker(p)) {
+        char c[SQ_NAME_MAX];
+        sq_name(pos_berserker(p), n, c);
+        return fail(err, errlen, "move '%s': a berserk turn: only the piece on %s may move", q, c);
+    }
+    /* jumps (Berserk): legal moves that are no slide */
+    bool jump = v->special_pieces && movegen_is_legal(p, move_make(mt.from, mt.to));
     int dir = -1;
-    for (int d = 0; d < DIR_NB; d++) {
+    for (int d = 0; d < DIR_NB && !jump; d++) {
         for (int s = g->nb[mt.from][d]; s >= 0; s = g->nb[s][d])
             if (s == mt.to) dir = d;
     }
+    if (jump) goto checked;
     if (dir < 0)
         return fail(err, errlen, "move '%s': %s to %s is not along a rank or file", q, a, b);
     bool king = pc == PIECE_KING;
@@ -316,6 +363,7 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
     if (king && v->king_speed && !bb_has(v->king_near[mt.from], mt.to))
         return fail(err, errlen, "move '%s': the king moves at most %d square%s at a time", q,
                     v->king_speed, v->king_speed == 1 ? "" : "s");
+checked:;
     move_t mv = move_make(mt.from, mt.to);
     if (mt.has_captures) {
         struct position after;

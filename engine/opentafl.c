@@ -69,7 +69,17 @@ bool opentafl_record_to_rows(const char *rec, int size, bool top_first, char *ro
                 while (run--) grid[row][file++] = '.';
                 continue;
             }
-            char c = *s == 't' ? 'a' : *s == 'T' ? 'd' : *s == 'K' ? 'k' : 0;
+            char c = *s == 't'   ? 'a'
+                     : *s == 'T' ? 'd'
+                     : *s == 'K' ? 'k'
+                     : *s == 'c' ? 'c'
+                     : *s == 'N' ? 'n'
+                                 : 0;
+            if (!c && strchr("nkmgCMG", *s))
+                return fail(err, errlen,
+                            "position record row %d: unsupported piece '%s' (hnefi has the "
+                            "attackers' commanders c and the defenders' knights N)",
+                            row + 1, quote(s, 1, q, sizeof q));
             if (!c)
                 return fail(err, errlen, "position record row %d: unknown piece '%s'", row + 1,
                             quote(s, 1, q, sizeof q));
@@ -132,7 +142,7 @@ bool opentafl_rows_to_record(const char *fen, int size, char *out, size_t outlen
     for (int i = n - 1; i >= 0; i--) {
         for (size_t j = 0; j < lens[i]; j++) {
             char c = rows[i][j];
-            *o++ = c == 'a' ? 't' : c == 'd' ? 'T' : c == 'k' ? 'K' : c;
+            *o++ = c == 'a' ? 't' : c == 'd' ? 'T' : c == 'k' ? 'K' : c == 'n' ? 'N' : c;
         }
         *o++ = '/';
     }
@@ -288,6 +298,8 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     r.encirclement = true;
     r.repetition = REP_DRAW;
     r.no_moves = NO_MOVES_LOSS;
+    /* OpenTafl's jump defaults for knights and commanders, set once the start shows them */
+    enum jump_mode knight_jump = JUMP_CAPTURE, commander_jump = JUMP_PLAIN;
     bool attackers_first = true, have_dim = false, have_start = false;
     char start_rows[VARIANT_FEN_MAX - 4] = "";
     char start_fen[VARIANT_FEN_MAX];
@@ -430,9 +442,11 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
         } else if (strcmp(key, "linc") == 0) {
             ok = otn_yn(val, vlen, &r.linnaean);
         } else if (strcmp(key, "ber") == 0) {
-            if (!(vlen == 1 && val[0] == 'n'))
-                return fail(err, errlen, "rules token '%s': unsupported: berserk mode%s", token,
-                            "");
+            ok = vlen == 1 && strchr("ncm", val[0]);
+            if (ok)
+                r.berserk = val[0] == 'c'   ? BERSERK_CAPTURE
+                            : val[0] == 'm' ? BERSERK_MOVE
+                                            : BERSERK_NONE;
         } else if (strcmp(key, "spd") == 0) {
             const char *why = "";
             if (!otn_speeds(val, vlen, &r.king_speed, &why))
@@ -454,9 +468,21 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
                 return fail(err, errlen,
                             "rules token '%s': unsupported: defender fortress squares%s", token,
                             "");
-        } else if (strcmp(key, "kj") == 0 || strcmp(key, "nj") == 0 || strcmp(key, "cj") == 0 ||
-                   strcmp(key, "mj") == 0 || strcmp(key, "gj") == 0) {
-            /* jump types of special pieces: no effect without those pieces */
+        } else if (strcmp(key, "kj") == 0 || strcmp(key, "nj") == 0 || strcmp(key, "cj") == 0) {
+            ok = vlen == 1 && strchr("njcr", val[0]);
+            enum jump_mode mode = !ok             ? JUMP_NONE
+                                  : val[0] == 'j' ? JUMP_PLAIN
+                                  : val[0] == 'c' ? JUMP_CAPTURE
+                                  : val[0] == 'r' ? JUMP_RESTRICTED
+                                                  : JUMP_NONE;
+            if (key[0] == 'k')
+                r.king_jump = mode;
+            else if (key[0] == 'n')
+                knight_jump = mode;
+            else
+                commander_jump = mode;
+        } else if (strcmp(key, "mj") == 0 || strcmp(key, "gj") == 0) {
+            /* jumps of mercenaries and guards: no effect, hnefi has neither piece */
         } else if (strcmp(key, "start") == 0 || strcmp(key, "starti") == 0) {
             /* the start position runs to the end of the string */
             const char *rec = val;
@@ -538,6 +564,12 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
     char why[160];
     if (!fen_read_start(&r, start_fen, why, sizeof why))
         return fail(err, errlen, "rules token 'start': not a valid start position: %s%s", why, "");
+    r.knight_jump = knight_jump;
+    r.commander_jump = commander_jump;
+    /* the host's rule where the attackers have commanders: only commanders take the king
+       (docs/rules.md, Berserk) */
+    if (bb_any(r.start.spec & r.start.att)) r.king_capture = KING_CAPTURE_COMMANDER;
+    variant_finish(&r);
     *v = r;
     return true;
 }
@@ -583,6 +615,15 @@ int opentafl_write_rules(const struct variant *v, char *out, size_t outlen) {
     if (v->repetition != REP_DRAW) o += sprintf(o, " tfr:%c", tfr[v->repetition]);
     static const char ka[] = {'y', 'h', 'a', 'n'};
     if (v->king_armed != KING_ARMED_YES) o += sprintf(o, " ka:%c", ka[v->king_armed]);
+    static const char jump[] = {'n', 'j', 'c', 'r'};
+    if (v->king_jump != JUMP_NONE) o += sprintf(o, " kj:%c", jump[v->king_jump]);
+    /* a knight's or commander's jump only where there are some (variant_finish) */
+    if (bb_any(v->start.spec & v->start.def) && v->knight_jump != JUMP_CAPTURE)
+        o += sprintf(o, " nj:%c", jump[v->knight_jump]);
+    if (bb_any(v->start.spec & v->start.att) && v->commander_jump != JUMP_PLAIN)
+        o += sprintf(o, " cj:%c", jump[v->commander_jump]);
+    if (v->berserk != BERSERK_NONE)
+        o += sprintf(o, " ber:%c", v->berserk == BERSERK_CAPTURE ? 'c' : 'm');
     char ks = v->king_capture == KING_CAPTURE_CUSTODIAL     ? 'w'
               : v->king_capture == KING_CAPTURE_THRONE_FOUR ? 'c'
               : v->hostile_edge_king                        ? 'm'

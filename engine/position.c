@@ -5,6 +5,8 @@
 
 uint64_t zobrist_piece[4][BB_MAX_SQUARES];
 uint64_t zobrist_side;
+uint64_t zobrist_special[BB_MAX_SQUARES];
+uint64_t zobrist_berserker[BB_MAX_SQUARES];
 
 /* Returns the next value of a splitmix64 sequence. */
 static uint64_t splitmix64(uint64_t *state) {
@@ -20,6 +22,9 @@ __attribute__((constructor)) static void zobrist_init(void) {
     for (int k = 0; k < 4; k++)
         for (int sq = 0; sq < BB_MAX_SQUARES; sq++) zobrist_piece[k][sq] = k ? splitmix64(&s) : 0;
     zobrist_side = splitmix64(&s);
+    /* drawn after the others, which stay as they were */
+    for (int sq = 0; sq < BB_MAX_SQUARES; sq++) zobrist_special[sq] = splitmix64(&s);
+    for (int sq = 0; sq < BB_MAX_SQUARES; sq++) zobrist_berserker[sq] = splitmix64(&s);
 }
 
 /* Computes the Zobrist key of p from scratch. */
@@ -31,6 +36,9 @@ uint64_t pos_compute_key(const struct position *p) {
     while (bb_any(b)) key ^= zobrist_piece[PIECE_DEFENDER][bb_pop(&b)];
     b = p->king;
     while (bb_any(b)) key ^= zobrist_piece[PIECE_KING][bb_pop(&b)];
+    b = p->spec;
+    while (bb_any(b)) key ^= zobrist_special[bb_pop(&b)];
+    if (pos_berserker(p) >= 0) key ^= zobrist_berserker[pos_berserker(p)];
     return key;
 }
 
@@ -40,11 +48,13 @@ void pos_init_start(struct position *p, const struct variant *v) {
     *p = (struct position){.att = s->att,
                            .def = s->def,
                            .king = bb_sq(s->king_sq),
+                           .spec = s->spec,
                            .v = v,
                            .king_sq = (bb_square_t)s->king_sq,
                            .side = (uint8_t)s->side,
                            .result = RESULT_NONE,
-                           .reason = END_NONE};
+                           .reason = END_NONE,
+                           .berserk = 0};
     p->key = pos_compute_key(p);
 }
 
@@ -87,6 +97,10 @@ bool pos_valid(const struct position *p, char *err, size_t errlen) {
         why = "not exactly one king";
     else if (!bb_eq(p->king, bb_sq(p->king_sq)))
         why = "king square out of step";
+    else if (bb_any(p->spec & ~(p->att | p->def)))
+        why = "a commander or knight mark on no man";
+    else if (pos_berserker(p) >= 0 && !bb_has(pos_side_pieces(p, p->side), pos_berserker(p)))
+        why = "a berserker that is not a piece of the side to move";
     else if (bb_any((p->att | p->def) & v->men_forbidden & ~v->forts))
         why = "a man on a square only the king may hold";
     else if (p->key != pos_compute_key(p))

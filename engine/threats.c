@@ -191,3 +191,16 @@ move_t threat_attackers_win_in_one(const struct position *p) {
     }
     return MOVE_NONE;
 }
+
+/* Returns a move of the berserker that wins at once, or MOVE_NONE (a berserk turn going on). */
+move_t threat_berserker_win_in_one(const struct position *p) {
+    move_t moves[MAX_MOVES];
+    int n = movegen_list(p, moves);
+    enum result win = p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
+    for (int i = 0; i < n; i++) {
+        struct position after;
+        make_move(&after, p, moves[i]);
+        if (after.result == win) return moves[i];
+    }
+    return MOVE_NONE;
+}

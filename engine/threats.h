@@ -8,7 +8,8 @@
  * at moves onto the squares beside the king (every king capture, and the immobile-king and
  * encirclement wins a move there completes), which is what the search calls; the complete test
  * adds any other attacker move that wins (an encirclement or immobile king closed far from the
- * king) by trying the moves, where the variant has those rules.
+ * king) by trying the moves, where the variant has those rules. While a berserk turn goes on only
+ * the berserker's moves are tried, each made; the fast tests do not look at jumps.
  */
 #ifndef HNEFI_ENGINE_THREATS_H
 #define HNEFI_ENGINE_THREATS_H
@@ -103,13 +104,19 @@ static inline move_t threat_attackers_in_one(const struct position *p) {
     return m ? m : threat_encircle_in_one(p);
 }
 
+/* Returns a move of the berserker that wins at once, or MOVE_NONE (a berserk turn going on). */
+move_t threat_berserker_win_in_one(const struct position *p);
+
 /* Returns the immediate winning move of the side to move, if the fast tests find one. */
 static inline move_t threat_win_in_one(const struct position *p) {
+    if (__builtin_expect(pos_berserker(p) >= 0, 0)) return threat_berserker_win_in_one(p);
     return p->side == SIDE_DEFENDERS ? threat_escape_in_one(p) : threat_attackers_in_one(p);
 }
 
-/* Tells whether the side not to move threatens to win on its next move (the fast tests). */
+/* Tells whether the side not to move threatens to win on its next move (the fast tests); not
+   while a berserk turn goes on, when that side does not move next. */
 static inline bool threat_against(const struct position *p) {
+    if (__builtin_expect(pos_berserker(p) >= 0, 0)) return false;
     struct position q = *p;
     q.side = (uint8_t)!p->side;
     return p->side == SIDE_ATTACKERS ? threat_escape_in_one(&q) != MOVE_NONE

@@ -259,7 +259,13 @@ void variant_finish(struct variant *v) {
     v->men_block = (v->throne_pass == THRONE_ALL ? BB_EMPTY : v->throne) | v->forts;
     v->king_block = (v->throne_pass == THRONE_NOBODY ? v->throne : BB_EMPTY) | v->forts;
     if (v->king_speed < 0) v->king_speed = 0;
-    v->special_moves = bb_any(v->forts) || v->king_speed;
+    /* a jump mode of pieces the start does not have is none, whoever set it */
+    if (bb_is_empty(v->start.spec & v->start.def)) v->knight_jump = JUMP_NONE;
+    if (bb_is_empty(v->start.spec & v->start.att)) v->commander_jump = JUMP_NONE;
+    v->special_squares = v->throne | v->corner_mask | v->forts;
+    v->special_pieces = bb_any(v->start.spec) || v->king_jump != JUMP_NONE ||
+                        v->berserk != BERSERK_NONE || v->king_capture == KING_CAPTURE_COMMANDER;
+    v->special_moves = bb_any(v->forts) || v->king_speed || v->special_pieces;
     for (int sq = 0; sq < n * n; sq++) {
         v->king_near[sq] = BB_EMPTY;
         for (int d = 0; d < DIR_NB && v->king_speed; d++)

@@ -24,7 +24,20 @@
 enum escape_rule { ESCAPE_CORNER, ESCAPE_EDGE };
 enum throne_who { THRONE_ALL, THRONE_KING, THRONE_NOBODY };
 enum king_armed { KING_ARMED_YES, KING_ARMED_HAMMER, KING_ARMED_ANVIL, KING_ARMED_NO };
-enum king_capture { KING_CAPTURE_CUSTODIAL, KING_CAPTURE_FOUR, KING_CAPTURE_THRONE_FOUR };
+/* KING_CAPTURE_COMMANDER: OpenTafl's rule where the attackers have commanders (Berserk): only a
+   commander arriving beside the king, with a commander or a corner beyond him, takes him. */
+enum king_capture {
+    KING_CAPTURE_CUSTODIAL,
+    KING_CAPTURE_FOUR,
+    KING_CAPTURE_THRONE_FOUR,
+    KING_CAPTURE_COMMANDER,
+};
+/* How a piece may jump over an adjacent enemy man (OpenTafl's kj, nj, cj): not at all, without
+   capturing him, capturing him, or without capturing and only from or to a special square. */
+enum jump_mode { JUMP_NONE, JUMP_PLAIN, JUMP_CAPTURE, JUMP_RESTRICTED };
+/* Berserk turns (OpenTafl's ber): after a capture the capturing piece moves again, if it can
+   capture again (BERSERK_CAPTURE) or if it can move at all (BERSERK_MOVE). */
+enum berserk_mode { BERSERK_NONE, BERSERK_CAPTURE, BERSERK_MOVE };
 enum repetition_rule {
     REP_NONE,
     REP_DRAW,
@@ -39,9 +52,10 @@ enum no_moves_rule { NO_MOVES_LOSS, NO_MOVES_DRAW };
 
 enum { VARIANT_NAME_MAX = 32, VARIANT_FEN_MAX = HNEFI_WIDE ? 400 : 160 };
 
-/* A start position: the men of each side, the king's square and the side that moves first. */
+/* A start position: the men of each side (spec: which of them are commanders, for the attackers,
+   or knights, for the defenders), the king's square and the side that moves first. */
 struct variant_start {
-    bb_t att, def;
+    bb_t att, def, spec;
     int king_sq;
     enum side side;
 };
@@ -75,6 +89,8 @@ struct variant {
     bb_t forts;     /* fortress squares (OpenTafl's afor): only a piece standing on one may pass or
                        stop on them, so a man who leaves can never come back; never an anvil */
     int king_speed; /* the most squares the king slides in one move; 0: no limit (OpenTafl spd) */
+    enum jump_mode king_jump, knight_jump, commander_jump;
+    enum berserk_mode berserk;
 
     /* derived data (variant_finish) */
     struct bb_geom g;
@@ -87,7 +103,10 @@ struct variant {
     bb_t men_forbidden, king_forbidden;
     bb_t men_block, king_block; /* squares that stop a slide even when empty */
     bool king_hammer, king_anvil;
-    bool special_moves;             /* forts or king_speed: move generation leaves its fast paths */
+    bool special_moves;   /* forts, king_speed, jumps, special pieces or berserk: move generation,
+                             make and the threat tests leave their fast paths */
+    bool special_pieces;  /* commanders, knights, jumps or berserk turns (make_move's slow path) */
+    bb_t special_squares; /* throne, corners and forts: where a restricted jump starts or ends */
     bb_t king_near[BB_MAX_SQUARES]; /* with king_speed: the squares within it on sq's lines */
 };
 

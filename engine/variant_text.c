@@ -41,7 +41,10 @@ static const struct option_desc option_table[] = {
     {"hostile_throne_king", OPT_KINDS, OFF(hostile_throne_king), {0}},
     {"hostile_edge_king", OPT_BOOL, OFF(hostile_edge_king), {0}},
     {"king_armed", OPT_ENUM, OFF(king_armed), {"yes", "hammer", "anvil", "no"}},
-    {"king_capture", OPT_ENUM, OFF(king_capture), {"custodial", "four", "throne_four"}},
+    {"king_capture",
+     OPT_ENUM,
+     OFF(king_capture),
+     {"custodial", "four", "throne_four", "commander"}},
     {"shieldwall", OPT_BOOL, OFF(shieldwall), {0}},
     {"sw_corner", OPT_BOOL, OFF(sw_corner), {0}},
     {"sw_flank_only", OPT_BOOL, OFF(sw_flank_only), {0}},
@@ -57,6 +60,10 @@ static const struct option_desc option_table[] = {
     {"no_moves", OPT_ENUM, OFF(no_moves), {"loss", "draw"}},
     {"forts", OPT_SQUARES, OFF(forts), {0}},
     {"king_speed", OPT_INT, OFF(king_speed), {0}},
+    {"king_jump", OPT_ENUM, OFF(king_jump), {"none", "plain", "capture", "restricted"}},
+    {"knight_jump", OPT_ENUM, OFF(knight_jump), {"none", "plain", "capture", "restricted"}},
+    {"commander_jump", OPT_ENUM, OFF(commander_jump), {"none", "plain", "capture", "restricted"}},
+    {"berserk", OPT_ENUM, OFF(berserk), {"none", "capture", "move"}},
 };
 #undef OFF
 enum { OPTION_NB = sizeof option_table / sizeof option_table[0] };

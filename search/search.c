@@ -182,6 +182,14 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
                    int qply);
 
+/* Returns the quiescence score of child c for the side to move at p: negated when the turn
+   passes, as it is when a berserk turn goes on (the same side moves again). */
+static inline int qsearch_child(struct thread *t, const struct position *p,
+                                const struct position *c, int alpha, int beta, int ply, int qply) {
+    if (__builtin_expect(c->side == p->side, 0)) return qsearch(t, c, alpha, beta, ply, qply);
+    return -qsearch(t, c, -beta, -alpha, ply, qply);
+}
+
 /* The quiet end of quiescence: the evaluation, or with qs_captures the better of it and the
    captures of the side to move (a capture ends in quiescence again). */
 static int qsearch_captures(struct thread *t, const struct position *p, int alpha, int beta,
@@ -203,7 +211,7 @@ static int qsearch_captures(struct thread *t, const struct position *p, int alph
         if (t->s->opt.net) acc_push(t, p, moves[i], caught, &child, ply);
         int score = child.result != RESULT_NONE
                         ? -end_score(&child, ply + 1)
-                        : -qsearch(t, &child, -beta, -alpha, ply + 1, qply + 1);
+                        : qsearch_child(t, p, &child, alpha, beta, ply + 1, qply + 1);
         if (score > best) {
             best = score;
             if (score > alpha) alpha = score;
@@ -239,11 +247,11 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
         int score;
         if (child.result != RESULT_NONE) {
             score = -end_score(&child, ply + 1);
-        } else if (!bb_has(blocks, move_to(moves[i]))) {
+        } else if (!bb_has(blocks, move_to(moves[i])) && child.side != p->side) {
             if (ply + 1 > t->seldepth) t->seldepth = ply + 1;
             score = -(SCORE_WIN - (ply + 1) - 1);
         } else {
-            score = -qsearch(t, &child, -beta, -alpha, ply + 1, qply + 1);
+            score = qsearch_child(t, p, &child, alpha, beta, ply + 1, qply + 1);
         }
         if (score > best) {
             best = score;
@@ -258,6 +266,18 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
    ln(searched) / (div / 100), in whole plies. */
 static int lmr_reduction(int depth, int searched, int div) {
     return (int)(0.75f + logf((float)depth) * logf((float)searched) * 100.0f / (float)div);
+}
+
+static int search_node(struct thread *t, const struct position *p, int alpha, int beta, int depth,
+                       int ply, bool pv_node, bool null_ok);
+
+/* Returns the score of child c searched in the window (alpha, beta) of the side to move at p:
+   negated when the turn passes, as it is when a berserk turn goes on. */
+static inline int search_child(struct thread *t, const struct position *p, const struct position *c,
+                               int alpha, int beta, int depth, int ply, bool pv_node) {
+    if (__builtin_expect(c->side == p->side, 0))
+        return search_node(t, c, alpha, beta, depth, ply, pv_node, true);
+    return -search_node(t, c, -beta, -alpha, depth, ply, pv_node, true);
 }
 
 /* The principal-variation alpha-beta search of one node. */
@@ -312,7 +332,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         guarded = bb_any(p->king & edge) ||
                   (sp->prune_guard == 2 && bb_any(movegen_king_targets(p) & edge));
     }
-    bool try_null = s->opt.null_move && null_ok && quiet_node && depth >= 3;
+    bool try_null = s->opt.null_move && null_ok && quiet_node && depth >= 3 && pos_berserker(p) < 0;
     if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth))
         static_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
 
@@ -414,7 +434,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         } else {
             int new_depth = depth - 1;
             if (searched == 0) {
-                score = -search_node(t, &child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
+                score = search_child(t, p, &child, alpha, beta, new_depth, ply + 1, pv_node);
             } else {
                 int r = 0;
                 /* late quiet moves are reduced, but never king moves or moves beside the king:
@@ -431,13 +451,11 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 if (r > 0 && threat_against(&child)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 if (r < 0) r = 0;
-                score = -search_node(t, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false,
-                                     true);
+                score = search_child(t, p, &child, alpha, alpha + 1, new_depth - r, ply + 1, false);
                 if (score > alpha && r > 0)
-                    score = -search_node(t, &child, -alpha - 1, -alpha, new_depth, ply + 1, false,
-                                         true);
+                    score = search_child(t, p, &child, alpha, alpha + 1, new_depth, ply + 1, false);
                 if (score > alpha && score < beta)
-                    score = -search_node(t, &child, -beta, -alpha, new_depth, ply + 1, true, true);
+                    score = search_child(t, p, &child, alpha, beta, new_depth, ply + 1, true);
             }
         }
         t->nkeys--;

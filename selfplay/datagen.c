@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "book/zio.h"
+#include "engine/make.h"
 #include "selfplay/records.h"
 
 static const char magic[8] = {'H', 'N', 'E', 'F', 'I', 'D', 'A', 'T'};
@@ -72,7 +73,13 @@ bool datagen_write_game(int fd, const struct variant *v, const struct played_gam
             r[37] = (uint8_t)((score_is_win(g->score[i], &plies) ? 1 : 0) | (adjudicated ? 2 : 0));
             put_le(r + 38, (uint64_t)i, 2);
         }
-        pos_play_known(&pos, &pos, g->moves[i], g->captures[i]);
+        if (pos.v->special_pieces) { /* jumps and berserk turns: the rules say who moves */
+            struct position next;
+            make_move(&next, &pos, g->moves[i]);
+            pos = next;
+        } else {
+            pos_play_known(&pos, &pos, g->moves[i], g->captures[i]);
+        }
     }
     put_le(buf, (uint64_t)g->index, 8);
     put_le(buf + 8, (uint64_t)count, 4);

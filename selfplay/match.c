@@ -390,9 +390,9 @@ static void count_ready_pairs(struct match *m) {
 
 /* Stores the outcome of a game (its captures give the pieces taken). */
 static void store_outcome(struct match *m, int64_t g, int result, int end, int reason, int n,
-                          const bb_t *captures) {
+                          const move_t *moves, const bb_t *captures) {
     struct outcome *o = &m->out[g];
-    records_count_taken(m->cfg.v, n, captures, o->taken);
+    records_count_taken(m->cfg.v, n, moves, captures, o->taken);
     if (end == PLAYED_END_RULES && reason == END_KING_CAPTURED) o->taken[SIDE_ATTACKERS]++;
     o->result = (uint8_t)result;
     o->end = (uint8_t)end;
@@ -443,7 +443,7 @@ static bool resume_record(const struct record *r, int64_t line, void *ctx) {
                  (long long)line, (long long)r->game);
         return false;
     }
-    store_outcome(m, r->game, r->result, r->end, r->reason, r->n, r->captures);
+    store_outcome(m, r->game, r->result, r->end, r->reason, r->n, r->moves, r->captures);
     m->st.resumed++;
     return true;
 }
@@ -717,7 +717,7 @@ static bool collect_one(struct match *m, struct played_game *r, char *err, size_
                  names[r->loser & 1], played_end_word(r->end, r->reason), r->detail);
         note(m, text);
     }
-    store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->captures);
+    store_outcome(m, r->index, r->result, r->end, r->reason, r->n, r->moves, r->captures);
     for (int s = 0; s < SIDE_NB; s++) {
         const struct move_times *t = &r->times[s];
         struct match_times *mt = &m->st.times[who[s]];

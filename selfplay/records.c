@@ -28,10 +28,20 @@ void records_variant_name(const struct variant *v, char *out, size_t outlen) {
         if (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') *p = '_';
 }
 
-/* Counts the men each side took in the first n plies of a game of v with these captures. */
-void records_count_taken(const struct variant *v, int n, const bb_t *captures, int taken[SIDE_NB]) {
+/* Counts the men each side took in the first n plies of a game of v with these moves and
+   captures. */
+void records_count_taken(const struct variant *v, int n, const move_t *moves, const bb_t *captures,
+                         int taken[SIDE_NB]) {
     taken[0] = taken[1] = 0;
-    for (int i = 0; i < n; i++) taken[(v->start.side + i) & 1] += bb_popcount(captures[i]);
+    int side = v->start.side;
+    for (int i = 0; i < n; i++) {
+        taken[side] += bb_popcount(captures[i]);
+        /* a berserk turn: after a capture the same piece moves again (no piece of the other
+           side stands where the capturing piece landed) */
+        bool again = v->berserk != BERSERK_NONE && bb_any(captures[i]) && i + 1 < n &&
+                     move_from(moves[i + 1]) == move_to(moves[i]);
+        if (!again) side = !side;
+    }
 }
 
 /* Appends text to a growing buffer; false if out of memory. */
@@ -60,7 +70,7 @@ char *records_format(const struct variant *v, const struct played_game *g,
     if (!buf) return NULL;
     buf[0] = '\0';
     int taken[SIDE_NB];
-    records_count_taken(v, g->n, g->captures, taken);
+    records_count_taken(v, g->n, g->moves, g->captures, taken);
     bool ok = true;
     for (int i = 0; i < g->n && ok; i++) {
         text[0] = ' ';

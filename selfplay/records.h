@@ -56,8 +56,10 @@ void records_variant_name(const struct variant *v, char *out, size_t outlen);
 char *records_format(const struct variant *v, const struct played_game *g,
                      const char *const names[SIDE_NB]);
 
-/* Counts the men each side took in the first n plies of a game of v with these captures. */
-void records_count_taken(const struct variant *v, int n, const bb_t *captures, int taken[SIDE_NB]);
+/* Counts the men each side took in the first n plies of a game of v with these moves and
+   captures. */
+void records_count_taken(const struct variant *v, int n, const move_t *moves, const bb_t *captures,
+                         int taken[SIDE_NB]);
 
 /*
  * Reads and replays one line (len bytes, no newline). v is the variant to replay in; if NULL, an

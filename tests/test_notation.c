@@ -237,7 +237,9 @@ static void opentafl(void) {
     rules_bad("dim:8 start:/7/7/7/3K3/7/7/7/", "board size must be 7, 9 or 11");
     rules_bad("dim:7 foo:y start:/7/7/7/3K3/7/7/7/", "unknown key 'foo'");
     rules_bad("dim:7 ks:q start:/7/7/7/3K3/7/7/7/", "bad value for 'ks'");
-    rules_bad("dim:7 ber:c start:/7/7/7/3K3/7/7/7/", "berserk");
+    rules_bad("dim:7 ber:x start:/7/7/7/3K3/7/7/7/", "bad value for 'ber'");
+    rules_bad("dim:7 kj:q start:/7/7/7/3K3/7/7/7/", "bad value for 'kj'");
+    rules_bad("dim:7 start:/7/7/7/3KC2/7/7/7/", "unsupported piece 'C'");
     rules_bad("dim:7 spd:3 start:/7/7/7/3K3/7/7/7/", "speed");
     rules_bad("dim:7 dfor:a1 start:/7/7/7/3K3/7/7/7/", "fortress");
     rules_bad("dim:7 afor:a2 start:/7/7/7/3K3/7/7/7/", "fortress squares that pieces may re-enter");

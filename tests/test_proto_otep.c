@@ -344,6 +344,64 @@ static void expect_reply(struct pipe_process *p, const char *send, const char *w
 }
 
 /*
+ * Berserk turns on the engine protocol, as the OpenTafl host runs them: our capture that leaves
+ * our piece a capture gets the host's `move` and then `play` for the same side again, and we
+ * move that piece; the opponent's whole turn arrives as one `opponent-move m1|m2`, with jumps.
+ */
+static void test_berserk(void) {
+    static const char rules[] =
+        "rules dim:11 name:Berserk surf:n atkf:n tfr:l kj:r ber:c "
+        "start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/5c5/3ttttt3/";
+    struct pipe_process p;
+    if (!CHECK(start(&p, "--depth", "2"))) return;
+    CHECK(pipe_process_expect(&p, "hello", NULL, 0, WAIT));
+    pipe_process_send(&p, rules, WAIT);
+    /* the commander on h9 takes g6 against the empty throne and, moving again through the
+       throne, takes the king between two commanders */
+    pipe_process_send(&p, "position /11/11/11/11/11/2cK2T4/11/11/7c3/11/11/", WAIT);
+    pipe_process_send(&p, "play attackers", WAIT);
+    CHECK(reply(&p, "move h9-h6"));
+    pipe_process_send(&p, "move /11/11/11/11/11/2cK3c3/11/11/11/11/11/", WAIT);
+    pipe_process_send(&p, "play attackers", WAIT);
+    CHECK(reply(&p, "move h6-e6"));
+    pipe_process_send(&p, "finish 2", WAIT);
+    /* the host's test of a jumping capture: the knight's jump was ours (e5-e3 over e4), then
+       the attackers' commander jumps a8 (a7^a9), takes a10, and goes on to take c10 */
+    pipe_process_send(&p, rules, WAIT);
+    pipe_process_send(&p, "position /11/4c6/11/4t6/4N6/5Kc4/c4t5/T10/5t4c/T1T7T/2t8/", WAIT);
+    pipe_process_send(&p, "side defenders", WAIT);
+    pipe_process_send(&p, "play defenders", WAIT);
+    CHECK(reply(&p, "move "));
+    /* whatever we chose, the host's board says what was played */
+    pipe_process_send(&p, "position /11/4c6/4N6/11/11/5Kc4/c4t5/T10/5t4c/T1T7T/2t8/", WAIT);
+    pipe_process_send(&p, "side attackers", WAIT);
+    pipe_process_send(&p, "opponent-move a7^a9|a9=c9", WAIT); /* no record: errors show */
+    pipe_process_send(&p, "play defenders", WAIT);
+    CHECK(reply(&p, "move "));
+    /* a move by another piece than the berserker is refused by our own board, too */
+    pipe_process_send(&p, "position /11/4c6/4N6/11/11/5Kc4/c4t5/T10/5t4c/T1T7T/2t8/", WAIT);
+    pipe_process_send(&p, "side attackers", WAIT);
+    expect_reply(&p, "opponent-move a7-a9|f9-f10",
+                 "error 0 opponent-move: ", "only the piece on a9 may move");
+    pipe_process_send(&p, "goodbye", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
+/* Sends rules hnefi cannot play: one error naming why, then no move for play or analyze. */
+static void check_refused(struct pipe_process *p, const char *cmd, const char *why) {
+    expect_reply(p, cmd, "error 0 unsupported rules: ", why);
+    CHECK(strstr(line, "makes no moves") != NULL);
+    pipe_process_send(p, "clock 60000 60000 3 3 3 ", WAIT);
+    expect_reply(p, "play attackers", "error 0 no move: the rules were refused", why);
+    /* the host's board of the refused game is not read (no error about it either) */
+    pipe_process_send(p, "opponent-move e1-e2 /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+                      WAIT);
+    expect_reply(p, "play defenders", "error 0 no move", NULL);
+    expect_reply(p, "analyze 3 1", "error 0 no move", NULL);
+    CHECK(!pipe_process_poll(p, 300)); /* nothing else was said: no move line */
+}
+
+/*
  * The 14 variants of the real OpenTafl host, sent as it sends them (tests/data/
  * opentafl-variants.tsv): those hnefi plays get a move; the others are refused once, clearly,
  * and then every play and analyze gets an error and no move (a move under the previous rules
@@ -352,7 +410,6 @@ static void expect_reply(struct pipe_process *p, const char *send, const char *w
 static void test_opentafl_variants(void) {
     /* what the refusal names, by OpenTafl's variant number; NULL: hnefi plays it */
     static const char *const why[15] = {
-        [5] = "berserk",
 #if !HNEFI_WIDE_BOARDS /* a program built without boards beyond 11x11 */
         [12] = "need hnefi's build of larger boards",
         [13] = "need hnefi's build of larger boards",
@@ -383,22 +440,17 @@ static void test_opentafl_variants(void) {
             played++;
             continue;
         }
-        /* one error, naming the reason, and then no move for play or analyze */
-        expect_reply(&p, cmd, "error 0 unsupported rules: ", why[number]);
-        CHECK(strstr(line, "makes no moves") != NULL);
-        pipe_process_send(&p, "clock 60000 60000 3 3 3 ", WAIT);
-        expect_reply(&p, "play attackers", "error 0 no move: the rules were refused", why[number]);
-        /* the host's board of the refused game is not read (no error about it either) */
-        pipe_process_send(
-            &p, "opponent-move e1-e2 /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", WAIT);
-        expect_reply(&p, "play defenders", "error 0 no move", NULL);
-        expect_reply(&p, "analyze 3 1", "error 0 no move", NULL);
-        CHECK(!pipe_process_poll(&p, 300)); /* nothing else was said: no move line */
+        check_refused(&p, cmd, why[number]);
         refused++;
     }
     /* 12, 13 and 14 (15x15, 13x13, 19x19) on the wide build */
-    CHECK_EQ_INT(played, HNEFI_WIDE_BOARDS ? 13 : 10);
-    CHECK_EQ_INT(refused, HNEFI_WIDE_BOARDS ? 1 : 4);
+    CHECK_EQ_INT(played, HNEFI_WIDE_BOARDS ? 14 : 11);
+    CHECK_EQ_INT(refused, HNEFI_WIDE_BOARDS ? 0 : 3);
+    /* rules no build plays: speed limits for men */
+    check_refused(&p,
+                  "rules dim:9 name:Fast spd:2 "
+                  "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+                  "a speed limit for men");
     /* rules it plays after a refusal: moves again */
     pipe_process_send(&p, "rules " BRANDUB, WAIT);
     pipe_process_send(&p, "play attackers", WAIT);
@@ -491,6 +543,7 @@ static void test_quit_during_search(void) {
 
 /* Runs every OpenTafl protocol transcript. */
 int main(void) {
+    test_berserk();
     test_host_quirks();
     test_resync();
     test_play_after_repetition();

@@ -87,9 +87,10 @@ static struct position example(const char *variant, const char *fen, const char 
     return q;
 }
 
-#define V(name)   variant_by_name(name)
-#define S11(list) sqs(list, 11)
-#define S9(list)  sqs(list, 9)
+#define V(name)    variant_by_name(name)
+#define S11(list)  sqs(list, 11)
+#define S9(list)   sqs(list, 9)
+#define SQ11(name) bb_lsb(S11(name))
 
 /* §7: every checked example of rules.md. */
 static void examples(void) {
@@ -532,6 +533,98 @@ static struct variant opentafl_variant(const char *rules) {
     return v;
 }
 
+/* OpenTafl's Berserk, exactly as its host sends it. */
+static const char berserk_rules[] =
+    "dim:11 name:Berserk surf:n atkf:n tfr:l kj:r ber:c "
+    "start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/5c5/3ttttt3/";
+
+/* Reads a FEN of v for a rules test; the test fails if it does not load. */
+static struct position fen_of(const struct variant *v, const char *fen) {
+    struct position p;
+    char err[200];
+    if (!fen_parse(&p, v, fen, err, sizeof err)) {
+        fprintf(stderr, "FEN %s: %s\n", fen, err);
+        CHECK(!"test FEN loads");
+    }
+    return p;
+}
+
+/*
+ * Berserk's pieces and jumps (the OpenTafl host's own test of a jumping capture and a berserker,
+ * JumpCaptureBerserkerTest): the knight jumps an attacker man and takes him; a commander jumps a
+ * defender man without taking him, captures against the corner and, able to capture again, moves
+ * again; the king jumps only out of or into the throne or a corner.
+ */
+static void berserk_jumps(void) {
+    static struct variant v;
+    v = opentafl_variant(berserk_rules);
+    CHECK(v.berserk == BERSERK_CAPTURE && v.king_jump == JUMP_RESTRICTED);
+    CHECK(v.knight_jump == JUMP_CAPTURE && v.commander_jump == JUMP_PLAIN);
+    CHECK(v.king_capture == KING_CAPTURE_COMMANDER && v.special_pieces);
+    struct position p, q, r, s, t;
+    pos_init_start(&p, &v);
+    CHECK_EQ_INT(bb_popcount(p.spec), 5);
+    CHECK_EQ_INT(p.side, SIDE_DEFENDERS);
+    char fen[FEN_MAX];
+    fen_write(&p, fen);
+    CHECK_EQ_STR(fen, "3aaaaa3/5c5/11/a4d4a/a3ddd3a/ac1ddkdd1ca/a3ndd3a/a4d4a/11/5c5/3aaaaa3 d");
+    /* defenders K f6, N e5, T a8 a10 c10 k10; attackers t f7 f9 e4 c11, c e2 a7 g6 k9 */
+    p = fen_of(&v, "2a8/d1d7d/5a4c/d10/c4a5/5kc4/4n6/4a6/11/4c6/11 d");
+    CHECK(bb_eq(play(&p, "e5e3", &q), S11("e4"))); /* the knight's jump takes e4 */
+    CHECK(q.side == SIDE_ATTACKERS && pos_berserker(&q) < 0 && bb_has(q.spec, SQ11("e3")));
+    CHECK(bb_eq(play(&q, "a7a9", &r), S11("a10"))); /* over a8, not taken; a10 against a11 */
+    CHECK(bb_has(r.def, SQ11("a8")));
+    CHECK(r.side == SIDE_ATTACKERS && pos_berserker(&r) == SQ11("a9")); /* c9 captures again */
+    CHECK(!legal(&r, "f9f10") && legal(&r, "a9c9") && legal(&r, "a9a7"));
+    fen_write(&r, fen);
+    struct position back = fen_of(&v, fen); /* the FEN keeps the berserker */
+    CHECK(back.key == r.key && pos_berserker(&back) == SQ11("a9"));
+    CHECK(bb_eq(play(&r, "a9c9", &s), S11("c10")));
+    CHECK(s.side == SIDE_DEFENDERS && pos_berserker(&s) < 0);
+    CHECK(bb_eq(play(&s, "f6f8", &t), S11("f7"))); /* out of the throne over f7, taken against it */
+    CHECK(!legal(&t, "f8f10"));                    /* f8 and f10 are ordinary squares */
+    CHECK(t.key == pos_compute_key(&t));
+    /* the king moves again: k8 takes the commander on k9 against k10 */
+    CHECK(t.side == SIDE_DEFENDERS && pos_berserker(&t) == SQ11("f8"));
+    CHECK(legal(&t, "f8k8") && !legal(&t, "a8a9"));
+    /* the king jumps into a corner and escapes (RestrictedSpaceJumpTest) */
+    p = fen_of(&v, "11/11/11/11/11/6c4/11/11/k10/a10/11 d");
+    play(&p, "a3a1", &q);
+    CHECK(q.result == RESULT_DEFENDERS && q.reason == END_ESCAPE);
+}
+
+/*
+ * Berserk's king (the OpenTafl host's CommanderCaptureVictoryTest and
+ * CommanderCornerCaptureVictoryTest): only a commander arriving beside him takes him, with a
+ * commander or a corner beyond, never on or beside the throne across it; four plain attackers
+ * around him do not.
+ */
+static void berserk_king_capture(void) {
+    static struct variant v;
+    v = opentafl_variant(berserk_rules);
+    struct position p = fen_of(&v, "11/11/11/11/5c5/2c2kc4/4n6/5c5/11/11/11 d"), q, r, s, t;
+    play(&p, "e5a5", &q);
+    play(&q, "f4f5", &r);
+    CHECK(r.result == RESULT_NONE); /* on the throne between two commanders */
+    play(&r, "f6d6", &s);
+    play(&s, "g6e6", &t); /* through the empty throne */
+    CHECK(t.result == RESULT_ATTACKERS && t.reason == END_KING_CAPTURED);
+    p = fen_of(&v, "11/11/11/11/11/11/11/11/11/2c8/1k9 a");
+    play(&p, "c2c1", &q);
+    CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
+    p = fen_of(&v, "11/11/11/11/11/11/11/2a8/1aka7/11/2a8 a"); /* four men: no capture */
+    play(&p, "c1c2", &q);
+    CHECK(q.result == RESULT_NONE);
+    p = fen_of(&v, "11/11/11/11/11/11/11/2c8/2k8/11/2a8 a"); /* a man arriving: no capture */
+    play(&p, "c1c2", &q);
+    CHECK(q.result == RESULT_NONE);
+    /* no commander or knight in a variant without them */
+    char err[200];
+    CHECK(
+        !fen_parse(&p, V("copenhagen"), "11/11/11/11/11/5k5/11/11/11/2c8/11 a", err, sizeof err) &&
+        strstr(err, "commander"));
+}
+
 /*
  * Fortress squares (OpenTafl's Foteviken Tablut, its host's own tests): only a piece standing on
  * a fortress square may cross or hold them, so an attacker who leaves never comes back and a
@@ -762,6 +855,8 @@ static void play_known_matches_make(void) {
 
 int main(void) {
     play_known_matches_make();
+    berserk_jumps();
+    berserk_king_capture();
     examples();
     fetlar_setup();
     fetlar_moves_rook_like();

@@ -14,6 +14,7 @@
 #include "book/zio.h"
 #include "check.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/variant_text.h"
 #include "selfplay/datagen.h"
 #include "selfplay/records.h"
@@ -158,6 +159,51 @@ static void test_round_trip(void) {
     CHECK_EQ_INT(r->taken[0], 0);
     CHECK_EQ_INT(r->taken[1], 2);
     free(line);
+    free(g);
+    free(r);
+    tafl_free(t);
+}
+
+/*
+ * A Berserk game (OpenTafl's rules string), from a hnefi match: its berserk turns (d1-d7xe7
+ * d7-d3, the same side twice) replay, and each side's captures count by who moved, not by ply.
+ */
+static void test_berserk_record(void) {
+    static const char line[] =
+        "h6-h8 a8-c8 g7-h7 f2-j2 g6-g7 j6-i6 f6-h6 h1-h5 f4-h4xh5 c8-e8 h6-f6 g11-g8xf8 f7-f8xg8 "
+        "b6-b2 h4-c4 f10-b10 d6-d8xe8 i6-i2 f6-i6 b10-i10 i6-j6 i10-j10 j6-h6 k5-h5 c4-h4xh5 "
+        "a4-f4xf5 h6-i6 j10-i10 i6-j6 f4-f7 j6-j3 d1-d7xe7 d7-d3 j3-k3 j2-k2 e6-e7xf7 d3-j3 "
+        "g5-k5xk4 d11-d9 h4-h1 a5-a3 k3-k4 k2-k3 k4-c4 d9-j9 c4-c11 b2-b11 c11-c1 b11-b1 c1-c2 "
+        "b1-b10 c2-a2 i2-b2 a2-a1,3,6,White,Berserk,a,b,4,0,escape";
+    struct variant v;
+    char err[300];
+    CHECK(opentafl_read_rules(&v,
+                              "dim:11 name:Berserk surf:n atkf:n tfr:l kj:r ber:c "
+                              "start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/"
+                              "5c5/3ttttt3/",
+                              err, sizeof err));
+    struct record *r = malloc(sizeof *r);
+    struct tafl_game *t = tafl_new(&v);
+    bool ok = records_parse(line, strlen(line), &v, r, t, err, sizeof err);
+    if (!CHECK(ok)) fprintf(stderr, "    %s\n", err);
+    CHECK_EQ_INT(r->n, 54);
+    CHECK_EQ_INT(r->taken[SIDE_ATTACKERS], 3);
+    CHECK_EQ_INT(r->taken[SIDE_DEFENDERS], 6);
+    CHECK_EQ_INT(t->result, RESULT_DEFENDERS);
+    /* after d1-d7xe7 (ply 32) the attackers move again, with that commander */
+    CHECK(t->pos[32].side == SIDE_ATTACKERS && pos_berserker(&t->pos[32]) == 6 * 11 + 3);
+    struct played_game *g = calloc(1, sizeof *g);
+    g->n = r->n;
+    memcpy(g->moves, r->moves, (size_t)g->n * sizeof(move_t));
+    memcpy(g->captures, r->captures, (size_t)g->n * sizeof(bb_t));
+    g->result = RESULT_DEFENDERS;
+    g->reason = END_ESCAPE;
+    g->end = PLAYED_END_RULES;
+    g->opening_plies = 4;
+    const char *names[SIDE_NB] = {"a", "b"};
+    char *again = records_format(&v, g, names);
+    CHECK(again && strncmp(again, line, strlen(line)) == 0);
+    free(again);
     free(g);
     free(r);
     tafl_free(t);
@@ -488,6 +534,7 @@ static void test_random_openings(void) {
 
 /* Runs the record, data and opening tests in a scratch directory. */
 int main(void) {
+    test_berserk_record();
     if (!scratch_make(dir, "records")) return 1;
     test_real_games();
     test_round_trip();

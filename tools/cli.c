@@ -252,8 +252,9 @@ void cli_fprint_board(FILE *out, const struct position *p) {
         for (int file = 0; file < n; file++) {
             int sq = rank * n + file;
             enum piece pc = pos_piece_at(p, sq);
-            char c = pc == PIECE_ATTACKER         ? 'a'
-                     : pc == PIECE_DEFENDER       ? 'd'
+            bool special = bb_has(p->spec, sq); /* a commander or a knight */
+            char c = pc == PIECE_ATTACKER         ? (special ? 'c' : 'a')
+                     : pc == PIECE_DEFENDER       ? (special ? 'n' : 'd')
                      : pc == PIECE_KING           ? 'K'
                      : sq == v->throne_sq         ? '^'
                      : bb_has(v->corner_mask, sq) ? '+'

@@ -75,6 +75,15 @@ int cmd_solve(int argc, char **argv) {
         cli_game_free(&g);
         return 2;
     }
+    if (g.game->v->berserk != BERSERK_NONE) {
+        /* the proof search alternates the sides ply by ply; a berserk turn does not */
+        fprintf(stderr,
+                "hnefi solve: %s has berserk turns, which the solver does not play "
+                "(hnefi analyze searches them)\n",
+                g.game->v->name);
+        cli_game_free(&g);
+        return 2;
+    }
     struct solver *s = solver_new((size_t)hash);
     struct solve_result *res = malloc(sizeof *res);
     if (!s || !res) {

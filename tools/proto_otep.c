@@ -85,8 +85,9 @@ static void set_side(struct otep *o, int side) {
     const struct position *cur = tafl_pos(o->s->game);
     if (cur->side == side) return;
     char fen[FEN_MAX], err[200];
-    struct position p;
-    fen_write(cur, fen);
+    struct position p, placed = *cur;
+    placed.berserk = 0; /* the other side to move: no berserk turn goes on */
+    fen_write(&placed, fen);
     fen[strlen(fen) - 1] = side == SIDE_ATTACKERS ? 'a' : 'd';
     if (fen_parse(&p, &o->s->variant, fen, err, sizeof err)) proto_session_reset_to(o->s, &p);
 }
@@ -331,11 +332,21 @@ static void otep_play(struct otep *o, int n, char **w) {
     start_search(o, OTEP_PLAY, &lim, 1);
 }
 
-/* Strips a piece letter in front and status marks (+, -) behind an OTN move, in place. */
+/* Strips a piece letter in front and status marks (+, -) behind an OTN move, and writes its
+   move type (-, ^ a jump, = a berserk move, ^=) as -, in place. */
 static char *clean_move(char *m) {
     if (strchr("tcnkmgTCNKMG", m[0]) && m[0] && m[1] >= 'a' && m[1] <= 's') m++;
     size_t len = strlen(m);
     while (len > 0 && (m[len - 1] == '+' || m[len - 1] == '-')) m[--len] = 0;
+    char *o = m;
+    for (char *c = m; *c; c++) {
+        if (*c == '^' || *c == '=' || *c == '-') {
+            if (o == m || o[-1] != '-') *o++ = '-';
+        } else {
+            *o++ = *c;
+        }
+    }
+    *o = 0;
     return m;
 }
 
@@ -372,7 +383,12 @@ static void otep_move(struct otep *o, int n, char **w) {
     settle(o);
     int mover = tafl_pos(o->s->game)->side;
     apply_pending(o);
-    resync(o, w[1], o->our_side >= 0 ? !o->our_side : !mover);
+    /* a berserk turn: our capture gives our piece another move, and the host says play again */
+    const struct position *now = tafl_pos(o->s->game);
+    if (pos_berserker(now) >= 0 && now->side == mover)
+        resync(o, w[1], mover);
+    else
+        resync(o, w[1], o->our_side >= 0 ? !o->our_side : !mover);
 }
 
 /* position <record>: the board for analysis; the side to move comes with `side`. */

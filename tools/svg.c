@@ -178,6 +178,11 @@ bool svg_write(FILE *out, const struct position *p, const move_t *line, int n, i
                     "<path d=\"M%.1f,%.1f h16 M%.1f,%.1f v16\" stroke=\"#333\" "
                     "stroke-width=\"3\"/>\n",
                     x - 8, y, x, y - 8);
+        if (bb_has(p->spec, sq)) /* a commander or a knight: a ring inside */
+            fprintf(out,
+                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"%s\" "
+                    "stroke-width=\"3\"/>\n",
+                    x, y, pc == PIECE_ATTACKER ? "#fafafa" : "#333");
     }
     /* the line: arrows first, each drawn from the square it leaves, then their numbers on top */
     double label[SVG_DEFAULT_ARROWS * 8][2];
