@@ -3,6 +3,7 @@
  */
 #include "reference_mailbox.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Rank and file steps of the four directions: north, east, south, west. */
@@ -65,6 +66,7 @@ bool ref_from_fen(struct ref_board *b, const struct variant *v, const char *fen)
     memset(b, 0, sizeof *b);
     b->v = v;
     b->n = v->size;
+    b->berserker = -1;
     int rank = b->n - 1, file = 0;
     const char *c = fen;
     for (; *c && *c != ' '; c++) {
@@ -79,8 +81,12 @@ bool ref_from_fen(struct ref_board *b, const struct variant *v, const char *fen)
             file += k;
             if (file > b->n) return false;
         } else {
-            int cell = *c == 'a' ? REF_ATT : *c == 'd' ? REF_DEF : *c == 'k' ? REF_KING : -1;
+            int cell = *c == 'a' || *c == 'c'   ? REF_ATT
+                       : *c == 'd' || *c == 'n' ? REF_DEF
+                       : *c == 'k'              ? REF_KING
+                                                : -1;
             if (cell < 0 || file >= b->n) return false;
+            b->spec[rank * b->n + file] = *c == 'c' || *c == 'n';
             b->cell[rank * b->n + file++] = (uint8_t)cell;
         }
     }
@@ -92,6 +98,15 @@ bool ref_from_fen(struct ref_board *b, const struct variant *v, const char *fen)
         b->side = SIDE_DEFENDERS;
     else
         return false;
+    c++;
+    if (*c == ' ' && c[1] >= 'a' && c[1] < 'a' + b->n) {
+        /* The berserker: a piece of the side to move. */
+        int f = c[1] - 'a', r = 0;
+        for (c += 2; *c >= '0' && *c <= '9'; c++) r = r * 10 + (*c - '0');
+        if (r < 1 || r > b->n) return false;
+        b->berserker = (r - 1) * b->n + f;
+        if (ref_side_of(b->cell[b->berserker]) != b->side) return false;
+    }
     return true;
 }
 
@@ -100,10 +115,51 @@ static bool ref_is_fort(const struct ref_board *b, int sq) {
     return bb_has(b->v->forts, sq);
 }
 
+/* Returns the jump mode of the piece on sq: the king's, a commander's, a knight's, or none. */
+static enum jump_mode ref_jump_mode(const struct ref_board *b, int sq) {
+    if (b->cell[sq] == REF_KING) return b->v->king_jump;
+    if (!b->spec[sq]) return JUMP_NONE;
+    return b->cell[sq] == REF_ATT ? b->v->commander_jump : b->v->knight_jump;
+}
+
+/* Tells whether sq is where a restricted jump may start or end: the throne, a corner, a fort. */
+static bool ref_is_special(const struct ref_board *b, int sq) {
+    return ref_is_throne(b, sq) || ref_is_corner(b, sq) || ref_is_fort(b, sq);
+}
+
+/* Tells whether the piece on from may stop on sq: corners are the king's, the throne too if
+   throne_stop says so, and fortress squares are for pieces standing on one. */
+static bool ref_may_stop(const struct ref_board *b, int from, int sq) {
+    bool king = b->cell[from] == REF_KING;
+    if (ref_is_fort(b, sq) && !ref_is_fort(b, from)) return false;
+    if (ref_is_corner(b, sq)) return king;
+    if (ref_is_throne(b, sq)) return king && b->v->throne_stop == THRONE_KING;
+    return true;
+}
+
+/*
+ * Returns where the piece on sq lands jumping in direction dir, or -1 if it cannot (rules.md,
+ * Berserk): over an adjacent enemy man who is no king, commander or knight, onto the empty square
+ * beyond, if it may stop there; a restricted jump only from or onto a special square.
+ */
+static int ref_jump_target(const struct ref_board *b, int sq, int dir) {
+    enum jump_mode mode = ref_jump_mode(b, sq);
+    if (mode == JUMP_NONE) return -1;
+    int over = ref_step(b, sq, dir);
+    if (over < 0) return -1;
+    int oc = b->cell[over];
+    if (oc == REF_EMPTY || oc == REF_KING || b->spec[over]) return -1;
+    if (ref_side_of(oc) == ref_side_of(b->cell[sq])) return -1;
+    int land = ref_step(b, over, dir);
+    if (land < 0 || b->cell[land] != REF_EMPTY || !ref_may_stop(b, sq, land)) return -1;
+    if (mode == JUMP_RESTRICTED && !ref_is_special(b, sq) && !ref_is_special(b, land)) return -1;
+    return land;
+}
+
 /*
  * Writes the moves of the piece on sq into out (§2.2); returns their number. A piece not standing
  * on a fortress square may neither cross nor stop on one; the king goes at most king_speed
- * squares when the variant limits him.
+ * squares when the variant limits him. Pieces with a jump mode also jump (ref_jump_target).
  */
 static int ref_piece_moves(const struct ref_board *b, int sq, move_t *out) {
     const struct variant *v = b->v;
@@ -133,12 +189,16 @@ static int ref_piece_moves(const struct ref_board *b, int sq, move_t *out) {
             }
             out[n++] = move_make(sq, s);
         }
+        int land = ref_jump_target(b, sq, dir);
+        if (land >= 0) out[n++] = move_make(sq, land);
     }
     return n;
 }
 
-/* Writes the moves of side s's pieces into out; returns their number. */
+/* Writes the moves of side s's pieces into out; returns their number. In a berserk turn only
+   the berserker moves. */
 static int ref_side_moves(const struct ref_board *b, int s, move_t *out) {
+    if (b->berserker >= 0) return ref_piece_moves(b, b->berserker, out);
     int n = 0;
     for (int sq = 0; sq < b->n * b->n; sq++)
         if (ref_side_of(b->cell[sq]) == s) n += ref_piece_moves(b, sq, out + n);
@@ -271,6 +331,14 @@ static bool ref_king_captured(const struct ref_board *b, int t, int k) {
     for (int d = 0; d < 4; d++)
         if (ref_step(b, k, d) == t) tdir = d;
     if (tdir < 0) return false;
+    if (b->v->king_capture == KING_CAPTURE_COMMANDER) {
+        /* Berserk: a commander arrives on t, and beyond the king stands a commander or lies a
+           corner; never with the king, t or that square on the throne. */
+        int beyond = ref_step(b, k, (tdir + 2) % 4);
+        if (!b->spec[t] || beyond < 0) return false;
+        if (ref_is_throne(b, k) || ref_is_throne(b, t) || ref_is_throne(b, beyond)) return false;
+        return (b->cell[beyond] == REF_ATT && b->spec[beyond]) || ref_is_corner(b, beyond);
+    }
     bool four = b->v->king_capture == KING_CAPTURE_FOUR;
     if (b->v->king_capture == KING_CAPTURE_THRONE_FOUR) {
         four = ref_is_throne(b, k);
@@ -499,20 +567,37 @@ static bool ref_exit_fort(const struct ref_board *b, int k) {
     }
 }
 
-void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
-              struct ref_move_info *info) {
+/*
+ * Plays move m from src into dst with its captures and board-rule end (§4.10 checks 1-4), handing
+ * the move to the other side; the berserk rule is ref_make's.
+ */
+static void ref_play(const struct ref_board *src, struct ref_board *dst, move_t m,
+                     struct ref_move_info *info) {
     const struct variant *v = src->v;
     int from = move_from(m), t = move_to(m);
     int s = src->side, mover = src->cell[from];
     *dst = *src;
     dst->cell[t] = (uint8_t)mover;
+    dst->spec[t] = src->spec[from];
     dst->cell[from] = REF_EMPTY;
+    dst->spec[from] = false;
+    dst->berserker = -1;
     info->ncapt = 0;
-    info->shieldwall = info->linnaean = false;
+    info->shieldwall = info->linnaean = info->jump = false;
     info->result = RESULT_NONE;
     info->reason = END_NONE;
 
-    bool cap[REF_MAX_SQUARES] = {false};
+    bool cap[REF_MAX_SQUARES] = {false}, marked = false; /* marked: some square in cap */
+    /* A jump: two squares on along a line over an occupied square, which no slide crosses. A
+       capturing jump takes the man jumped; the captures around t follow as for any move. */
+    int dr = t / src->n - from / src->n, df = t % src->n - from % src->n;
+    if ((abs(dr) == 2 && df == 0) || (dr == 0 && abs(df) == 2)) {
+        int mid = (from + t) / 2;
+        if (src->cell[mid] != REF_EMPTY) {
+            info->jump = true;
+            if (ref_jump_mode(src, from) == JUMP_CAPTURE) cap[mid] = marked = true;
+        }
+    }
     bool king_moves_nothing =
         mover == REF_KING && (v->king_armed == KING_ARMED_NO || v->king_armed == KING_ARMED_ANVIL);
     if (!king_moves_nothing) {
@@ -524,10 +609,10 @@ void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
             if (f < 0) continue;
             int vc = dst->cell[vq];
             if (vc == REF_KING || vc == REF_EMPTY || ref_side_of(vc) == s) continue;
-            if (ref_is_anvil(dst, f, vq, s)) cap[vq] = true;
+            if (ref_is_anvil(dst, f, vq, s)) cap[vq] = marked = true;
         }
         /* §4.3 shieldwall. */
-        if (v->shieldwall && ref_shieldwall(dst, t, s, cap)) info->shieldwall = true;
+        if (v->shieldwall && ref_shieldwall(dst, t, s, cap)) info->shieldwall = marked = true;
         /* §4.7 Linnaean capture. */
         if (v->linnaean && s == SIDE_ATTACKERS) {
             for (int d = 0; d < 4; d++) {
@@ -543,21 +628,22 @@ void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
                 }
                 if (others) {
                     if (!cap[vq]) info->linnaean = true;
-                    cap[vq] = true;
+                    cap[vq] = marked = true;
                 }
             }
         }
     }
     /* §2.4: all captures are removed together. */
-    for (int q = 0; q < dst->n * dst->n; q++)
+    for (int q = 0; marked && q < dst->n * dst->n; q++)
         if (cap[q]) {
             info->capt[info->ncapt++] = q;
             dst->cell[q] = REF_EMPTY;
+            dst->spec[q] = false;
         }
     dst->side = 1 - s;
 
-    /* §4.10 checks 1-4. */
-    int k = ref_king_sq(dst);
+    /* §4.10 checks 1-4; the king is looked for only where a rule needs him (a king capture needs
+       him beside t). */
     if (mover == REF_KING) {
         bool escape = v->escape == ESCAPE_EDGE ? ref_is_edge(dst, t) : ref_is_geo_corner(dst, t);
         if (escape) {
@@ -565,30 +651,68 @@ void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
             return;
         }
     }
-    if (s == SIDE_ATTACKERS && k >= 0) {
-        if (ref_king_captured(dst, t, k)) {
-            info->result = RESULT_ATTACKERS, info->reason = END_KING_CAPTURED;
-            return;
+    if (s == SIDE_ATTACKERS) {
+        for (int d = 0; d < 4; d++) {
+            int q = ref_step(dst, t, d);
+            if (q >= 0 && dst->cell[q] == REF_KING && ref_king_captured(dst, t, q)) {
+                info->result = RESULT_ATTACKERS, info->reason = END_KING_CAPTURED;
+                return;
+            }
         }
-        if (v->immobile_king && ref_immobile_king(dst, k)) {
+        int k = v->immobile_king || v->encirclement ? ref_king_sq(dst) : -1;
+        if (k >= 0 && v->immobile_king && ref_immobile_king(dst, k)) {
             info->result = RESULT_ATTACKERS, info->reason = END_IMMOBILE_KING;
             return;
         }
-        if (v->encirclement && ref_encircled(dst)) {
+        if (k >= 0 && v->encirclement && ref_encircled(dst)) {
             info->result = RESULT_ATTACKERS, info->reason = END_ENCIRCLED;
             return;
         }
     }
-    if (s == SIDE_DEFENDERS && k >= 0 && v->exit_fort && ref_exit_fort(dst, k)) {
+    int k = s == SIDE_DEFENDERS && v->exit_fort ? ref_king_sq(dst) : -1;
+    if (k >= 0 && ref_exit_fort(dst, k)) {
         info->result = RESULT_DEFENDERS, info->reason = END_EXIT_FORT;
         return;
+    }
+}
+
+/*
+ * Tells whether the piece that just moved to t for side s, having captured, goes on berserk on b
+ * (rules.md, Berserk): with berserk=capture if one of its moves, made on a copy, would capture a
+ * piece or the king; with berserk=move if it has any move.
+ */
+static bool ref_berserk_goes_on(const struct ref_board *b, int t, int s) {
+    struct ref_board here = *b, after;
+    struct ref_move_info mi;
+    move_t moves[REF_MAX_MOVES];
+    here.side = s;
+    here.berserker = t;
+    int n = ref_piece_moves(&here, t, moves);
+    if (b->v->berserk == BERSERK_MOVE) return n > 0;
+    for (int i = 0; i < n; i++) {
+        ref_play(&here, &after, moves[i], &mi);
+        if (mi.ncapt > 0 || mi.reason == END_KING_CAPTURED) return true;
+    }
+    return false;
+}
+
+void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
+              struct ref_move_info *info) {
+    ref_play(src, dst, m, info);
+    /* A berserk turn goes on after a capture (of a piece or the king) that did not end the game. */
+    bool took = info->ncapt > 0 || info->reason == END_KING_CAPTURED;
+    if (src->v->berserk == BERSERK_NONE || !took || info->result != RESULT_NONE) return;
+    if (ref_berserk_goes_on(dst, move_to(m), src->side)) {
+        dst->side = src->side;
+        dst->berserker = move_to(m);
     }
 }
 
 void ref_no_moves_end(const struct ref_board *b, int *result, int *reason) {
     if (*result != RESULT_NONE) return;
     move_t tmp[REF_MAX_MOVES];
-    for (int sq = 0; sq < b->n * b->n; sq++)
+    if (b->berserker >= 0 && ref_piece_moves(b, b->berserker, tmp) > 0) return;
+    for (int sq = 0; sq < b->n * b->n && b->berserker < 0; sq++)
         if (ref_side_of(b->cell[sq]) == b->side && ref_piece_moves(b, sq, tmp) > 0) return;
     *reason = END_NO_MOVES;
     if (b->v->no_moves == NO_MOVES_DRAW)

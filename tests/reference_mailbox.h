@@ -7,6 +7,10 @@
  * look at explicit neighbours, and flood fills are breadth-first searches over the array. The
  * rule options are read from the engine's struct variant, so one reference covers every variant;
  * nothing else of the engine is used (no bitboards, no masks derived by variant_finish).
+ *
+ * Berserk (OpenTafl's variant 5, docs/rules.md's "Berserk" paragraph) is covered too: a commander
+ * or knight is an attacker or defender cell with its `spec` flag set, a jump is a move two squares
+ * on over an occupied square, and a berserk turn keeps the side to move and names the berserker.
  */
 #ifndef HNEFI_TESTS_REFERENCE_MAILBOX_H
 #define HNEFI_TESTS_REFERENCE_MAILBOX_H
@@ -22,12 +26,14 @@ enum { REF_MAX_SQUARES = 361, REF_MAX_MOVES = 2048 }; /* boards up to 19x19 */
 /* The contents of a square. */
 enum ref_cell { REF_EMPTY, REF_ATT, REF_DEF, REF_KING };
 
-/* A position: the cells, the side to move, and the variant whose options apply. */
+/* A position: the cells, the side to move, the berserker, and the variant whose options apply. */
 struct ref_board {
     const struct variant *v;
-    int n;    /* board side */
-    int side; /* enum side: who moves next */
+    int n;         /* board side */
+    int side;      /* enum side: who moves next */
+    int berserker; /* the square of the piece that must move again (a berserk turn), or -1 */
     uint8_t cell[REF_MAX_SQUARES];
+    bool spec[REF_MAX_SQUARES]; /* the piece is a commander (REF_ATT) or a knight (REF_DEF) */
 };
 
 /* What one move did: the captured squares, which special rules captured, and the board end. */
@@ -36,17 +42,20 @@ struct ref_move_info {
     int capt[REF_MAX_SQUARES]; /* captured squares, ascending */
     bool shieldwall;           /* a shieldwall (§4.3) captured at least one man */
     bool linnaean;             /* a Linnaean capture (§4.7) took a man */
+    bool jump;                 /* the move was a jump (Berserk) */
     int result;                /* enum result after checks 1-4 of §4.10 */
     int reason;                /* enum end_reason */
 };
 
-/* Reads a TaflZero FEN into b for variant v; returns false if it is malformed. */
+/* Reads a TaflZero FEN (commanders `c`, knights `n`, the side to move optionally followed by the
+   berserker's square) into b for variant v; returns false if it is malformed. */
 bool ref_from_fen(struct ref_board *b, const struct variant *v, const char *fen);
 
 /* Writes the legal moves of the side to move into out (REF_MAX_MOVES); returns their number. */
 int ref_gen_moves(const struct ref_board *b, move_t *out);
 
-/* Plays move m from src into dst and fills info with its captures and board-rule end. */
+/* Plays move m from src into dst and fills info with its captures and board-rule end; dst's side
+   to move and berserker follow the berserk rule. */
 void ref_make(const struct ref_board *src, struct ref_board *dst, move_t m,
               struct ref_move_info *info);
 

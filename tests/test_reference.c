@@ -6,10 +6,13 @@
  * At every position of every game both implementations list the legal moves; then every legal
  * move is played by both, and the captured squares, the resulting placement, the side to move,
  * the board-rule end (§4.10 checks 1-4) and the no-legal-move end (§4.9) must agree, and the
- * engine's incremental Zobrist key must equal a key computed from scratch. The played move goes
- * through struct tafl_game as well, whose status (with repetition switched off) must match. Games
- * are partly biased (captures, attackers next to the king, king to the edge, shutting the defenders
- * in, forts) so that the rare rules fire; the test counts and prints how often each rule fired.
+ * engine's incremental Zobrist key must equal a key computed from scratch. Where the variant has
+ * commanders, knights and berserk turns (OpenTafl's Berserk), which pieces are commanders or
+ * knights and the berserker (who keeps the move) are compared with the placement. The played move
+ * goes through struct tafl_game as well, whose status (with repetition switched off) must match.
+ * Games are partly biased (captures, jumps, attackers next to the king, king to the edge, shutting
+ * the defenders in, forts) so that the rare rules fire; the test counts and prints how often each
+ * rule fired.
  * Set HNEFI_QUICK for a reduced run (sanitizer builds).
  */
 #include <stdio.h>
@@ -43,12 +46,15 @@ enum ref_counter {
     CNT_SHIELDWALL,
     CNT_LINNAEAN,
     CNT_CAPTURE,
+    CNT_JUMP,
+    CNT_KING_JUMP,
+    CNT_BERSERK,
     CNT_NB
 };
 
 static const char *const ref_counter_names[CNT_NB] = {
-    "escape",   "king captured", "immobile king", "encirclement", "exit fort",
-    "no moves", "shieldwall",    "linnaean",      "any capture",
+    "escape",     "king captured", "immobile king", "encirclement", "exit fort", "no moves",
+    "shieldwall", "linnaean",      "any capture",   "jump",         "king jump", "berserk turn",
 };
 
 struct ref_stats {
@@ -77,10 +83,11 @@ static int ref_cmp_move(const void *a, const void *b) {
     return (int)*(const move_t *)a - (int)*(const move_t *)b;
 }
 
-/* Builds the engine's bitboards of a reference board. */
-static void ref_to_bb(const struct ref_board *b, bb_t *att, bb_t *def, bb_t *king) {
-    *att = *def = *king = BB_EMPTY;
+/* Builds the engine's bitboards of a reference board (spec: its commanders and knights). */
+static void ref_to_bb(const struct ref_board *b, bb_t *att, bb_t *def, bb_t *king, bb_t *spec) {
+    *att = *def = *king = *spec = BB_EMPTY;
     for (int s = 0; s < b->n * b->n; s++) {
+        if (b->spec[s]) *spec |= bb_sq(s);
         if (b->cell[s] == REF_ATT)
             *att |= bb_sq(s);
         else if (b->cell[s] == REF_DEF)
@@ -90,11 +97,13 @@ static void ref_to_bb(const struct ref_board *b, bb_t *att, bb_t *def, bb_t *kin
     }
 }
 
-/* Tells whether an engine position and a reference board hold the same placement and side. */
+/* Tells whether an engine position and a reference board hold the same placement (commanders and
+   knights included), side to move and berserker. */
 static bool ref_same_board(const struct position *p, const struct ref_board *b) {
-    bb_t att, def, king;
-    ref_to_bb(b, &att, &def, &king);
-    return bb_eq(p->att, att) && bb_eq(p->def, def) && bb_eq(p->king, king) && p->side == b->side;
+    bb_t att, def, king, spec;
+    ref_to_bb(b, &att, &def, &king, &spec);
+    return bb_eq(p->att, att) && bb_eq(p->def, def) && bb_eq(p->king, king) &&
+           bb_eq(p->spec, spec) && p->side == b->side && pos_berserker(p) == b->berserker;
 }
 
 /* Prints a disagreement (the first few only) and counts it. */
@@ -109,9 +118,14 @@ static void ref_report(struct ref_stats *st, const struct position *p, move_t m,
             p->v->name, what, fen, mv, eng, ref);
 }
 
-/* Counts the rule-firing of one move's reference outcome into counters c. */
-static void ref_count(long *c, const struct ref_move_info *info, int result, int reason) {
+/* Counts the rule-firing of one move's reference outcome into counters c (child: the board after
+   it, whose berserker tells a berserk turn going on). */
+static void ref_count(long *c, const struct ref_board *child, move_t m,
+                      const struct ref_move_info *info, int result, int reason) {
     if (info->ncapt) c[CNT_CAPTURE]++;
+    if (info->jump) c[CNT_JUMP]++;
+    if (info->jump && child->cell[move_to(m)] == REF_KING) c[CNT_KING_JUMP]++;
+    if (child->berserker >= 0) c[CNT_BERSERK]++;
     if (info->shieldwall) c[CNT_SHIELDWALL]++;
     if (info->linnaean) c[CNT_LINNAEAN]++;
     if (result == RESULT_NONE) return;
@@ -246,8 +260,13 @@ static int ref_choose(uint64_t *rng, int style, const struct ref_board *b,
                       const struct ref_child *ch, int n) {
     bool keep[REF_MAX_MOVES];
     int score[REF_MAX_MOVES];
-    int king = ref_king(b), sz = b->n, roll = ref_below(rng, 100);
+    int king = ref_king(b), sz = b->n;
     bool att = b->side == SIDE_ATTACKERS;
+    /* Where a piece can jump (Berserk), a quarter of the moves is one of the jumps, at random. */
+    bool any_jump = false;
+    for (int i = 0; i < n; i++) any_jump |= keep[i] = ch[i].info.jump;
+    if (any_jump && ref_below(rng, 4) == 0) return ref_pick_among(rng, keep, n);
+    int roll = ref_below(rng, 100);
     switch (style) {
     case STYLE_TACTICAL:
         if (roll < 40) {
@@ -365,10 +384,9 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
             ref_report(st, p, rm[i], "legal move lists differ here (engine move)", em[i], rm[i]);
             return -1;
         }
-    bb_t patt, pdef, pking;
-    ref_to_bb(b, &patt, &pdef, &pking);
-    if (!bb_eq(p->att, patt) || !bb_eq(p->def, pdef) || !bb_eq(p->king, pking) ||
-        p->side != b->side) {
+    bb_t patt, pdef, pking, pspec;
+    ref_to_bb(b, &patt, &pdef, &pking, &pspec);
+    if (!ref_same_board(p, b)) {
         ref_report(st, p, MOVE_NONE, "placement", 0, 1);
         return -1;
     }
@@ -384,8 +402,9 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
         if (!bb_eq(eng_capt, ref_capt))
             ref_report(st, p, rm[i], "captured squares (count)", bb_popcount(eng_capt),
                        c->info.ncapt);
-        /* The child's placement: the parent's, with the piece moved and the captures gone. */
-        bb_t ea = patt & ~ref_capt, ed = pdef & ~ref_capt, ek = pking;
+        /* The child's placement: the parent's, with the piece moved and the captures gone; a
+           commander or knight stays one. */
+        bb_t ea = patt & ~ref_capt, ed = pdef & ~ref_capt, ek = pking, es = pspec & ~ref_capt;
         bb_t fb = bb_sq(move_from(rm[i])), tb = bb_sq(move_to(rm[i]));
         if (bb_any(patt & fb))
             ea = (ea & ~fb) | tb;
@@ -393,9 +412,15 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
             ed = (ed & ~fb) | tb;
         else
             ek = tb;
+        if (bb_any(pspec & fb)) es = (es & ~fb) | tb;
         if (!bb_eq(child.att, ea) || !bb_eq(child.def, ed) || !bb_eq(child.king, ek) ||
-            child.side != c->b.side)
+            !bb_eq(child.spec, es))
             ref_report(st, p, rm[i], "placement after the move", 0, 1);
+        if (child.side != c->b.side)
+            ref_report(st, p, rm[i], "side to move after the move", child.side, c->b.side);
+        if (pos_berserker(&child) != c->b.berserker)
+            ref_report(st, p, rm[i], "berserker after the move (square)", pos_berserker(&child),
+                       c->b.berserker);
         if (child.key != pos_compute_key(&child))
             ref_report(st, p, rm[i], "incremental key differs from scratch key", 0, 1);
         if (child.result != c->info.result || child.reason != c->info.reason)
@@ -411,12 +436,13 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
                 ref_report(st, p, rm[i], "child has no legal move (engine movegen_count)", ec,
                            c->reason == END_NO_MOVES);
         }
-        ref_count(st->fired, &c->info, c->result, c->reason);
+        ref_count(st->fired, &c->b, c->m, &c->info, c->result, c->reason);
     }
     return nr;
 }
 
-/* Writes a reference board as a TaflZero FEN into out (FEN_MAX bytes). */
+/* Writes a reference board as a TaflZero FEN into out (FEN_MAX bytes), with its commanders and
+   knights and the berserker after the side to move. */
 static void ref_write_fen(const struct ref_board *b, char *out) {
     int len = 0;
     for (int r = b->n - 1; r >= 0; r--) {
@@ -428,12 +454,17 @@ static void ref_write_fen(const struct ref_board *b, char *out) {
                 continue;
             }
             if (empty) len += sprintf(out + len, "%d", empty), empty = 0;
-            out[len++] = c == REF_ATT ? 'a' : c == REF_DEF ? 'd' : 'k';
+            bool spec = b->spec[r * b->n + f];
+            out[len++] = c == REF_ATT   ? (spec ? 'c' : 'a')
+                         : c == REF_DEF ? (spec ? 'n' : 'd')
+                                        : 'k';
         }
         if (empty) len += sprintf(out + len, "%d", empty);
         if (r) out[len++] = '/';
     }
-    sprintf(out + len, " %c", b->side == SIDE_ATTACKERS ? 'a' : 'd');
+    len += sprintf(out + len, " %c", b->side == SIDE_ATTACKERS ? 'a' : 'd');
+    if (b->berserker >= 0)
+        sprintf(out + len, " %c%d", 'a' + b->berserker % b->n, b->berserker / b->n + 1);
 }
 
 /*
@@ -458,7 +489,7 @@ static void ref_play_game(struct ref_stats *st, const struct variant *v, struct 
         for (int s = 0; s < b.n * b.n; s++)
             if ((b.cell[s] == REF_DEF && ref_below(rng, 100) >= keep_def) ||
                 (b.cell[s] == REF_ATT && ref_below(rng, 100) >= keep_att))
-                b.cell[s] = REF_EMPTY;
+                b.cell[s] = REF_EMPTY, b.spec[s] = false;
         char fen[FEN_MAX], err[128];
         ref_write_fen(&b, fen);
         if (!fen_parse(&p, v, fen, err, sizeof err) || !ref_same_board(&p, &b)) {
@@ -479,12 +510,26 @@ static void ref_play_game(struct ref_stats *st, const struct variant *v, struct 
         if (!tafl_play(t, c->m)) return;
         st->plies++;
         b = c->b;
-        if (!ref_same_board(tafl_pos(t), &b)) return; /* already reported */
+        if (!ref_same_board(tafl_pos(t), &b)) {
+            /* the engine's child was checked above; this is the reference's own board */
+            ref_report(st, tp, c->m, "placement after the played move (engine, reference)", 0, 1);
+            return;
+        }
+        /* Both write the same FEN (commanders, knights, the berserker), which the reference reads
+           back. */
+        char efen[FEN_MAX], rfen[FEN_MAX];
+        static struct ref_board back;
+        fen_write(tafl_pos(t), efen);
+        ref_write_fen(&b, rfen);
+        if (strcmp(efen, rfen) != 0 || !ref_from_fen(&back, v, efen) ||
+            !ref_same_board(tafl_pos(t), &back))
+            ref_report(st, tp, c->m, "FEN after the played move (engine's read by the reference)",
+                       0, 1);
         if (t->result != c->result || t->reason != c->reason)
             ref_report(st, tp, c->m, "game status after the played move (result*10+reason)",
                        t->result * 10 + t->reason, c->result * 10 + c->reason);
         if (c->result != RESULT_NONE || t->result != RESULT_NONE) {
-            ref_count(st->ended, &c->info, c->result, c->reason);
+            ref_count(st->ended, &c->b, c->m, &c->info, c->result, c->reason);
             return;
         }
     }
@@ -719,6 +764,90 @@ static bool ref_load_opentafl(int number, struct variant *v) {
     return ok;
 }
 
+/* One checked Berserk example of docs/rules.md: the captures, end, side to move and berserker
+   ("-": none) after the move. */
+struct ref_berserk_example {
+    const char *fen, *move, *captures;
+    int result, reason, side;
+    const char *berserker;
+};
+
+static const struct ref_berserk_example ref_berserk_examples[] = {
+    /* the knight's jump takes the man jumped; it cannot capture again */
+    {"2a8/d1d7d/5a4c/d10/c4a5/5kc4/4n6/4a6/11/4c6/11 d", "e5e3", "e4", RESULT_NONE, END_NONE,
+     SIDE_ATTACKERS, "-"},
+    /* a commander's jump over a8 leaves him, takes a10 against the corner, and goes on berserk
+       (a9c9 would take c10) */
+    {"2a8/d1d7d/5a4c/d10/c4a5/5kc4/11/11/4n6/4c6/11 a", "a7a9", "a10", RESULT_NONE, END_NONE,
+     SIDE_ATTACKERS, "a9"},
+    {"2a8/2d7d/c4a4c/d10/5a5/5kc4/11/11/4n6/4c6/11 a a9", "a9c9", "c10", RESULT_NONE, END_NONE,
+     SIDE_DEFENDERS, "-"},
+    /* the king jumps out of the throne over f7, who is taken against the empty throne; f8k8
+       would take k9 */
+    {"2a8/10d/2c2a4c/d10/5a5/5kc4/11/11/4n6/4c6/11 d", "f6f8", "f7", RESULT_NONE, END_NONE,
+     SIDE_DEFENDERS, "f8"},
+    /* the king jumps onto a corner */
+    {"11/11/11/11/11/6c4/11/11/k10/a10/11 d", "a3a1", "", RESULT_DEFENDERS, END_ESCAPE,
+     SIDE_ATTACKERS, "-"},
+    /* a commander takes the king against a corner, or a commander beyond him */
+    {"11/11/11/11/11/11/11/11/11/2c8/1k9 a", "c2c1", "", RESULT_ATTACKERS, END_KING_CAPTURED,
+     SIDE_DEFENDERS, "-"},
+    {"11/11/11/11/11/2ck2c4/11/11/11/11/11 a", "g6e6", "", RESULT_ATTACKERS, END_KING_CAPTURED,
+     SIDE_DEFENDERS, "-"},
+    /* four men do not take him, nor a man arriving, nor commanders while he is on the throne or
+       across the throne */
+    {"11/11/11/11/11/11/11/2a8/1aka7/11/2a8 a", "c1c2", "", RESULT_NONE, END_NONE, SIDE_DEFENDERS,
+     "-"},
+    {"11/11/11/11/11/11/11/2c8/2k8/11/2a8 a", "c1c2", "", RESULT_NONE, END_NONE, SIDE_DEFENDERS,
+     "-"},
+    {"11/11/11/11/5c5/5k5/11/11/11/5c5/11 a", "f2f5", "", RESULT_NONE, END_NONE, SIDE_DEFENDERS,
+     "-"},
+    {"11/11/11/11/11/4k6/11/11/11/3c7/11 a", "d2d6", "", RESULT_NONE, END_NONE, SIDE_DEFENDERS,
+     "-"},
+};
+
+/* Checks the Berserk examples on the reference and the engine (whose FEN must be the
+   reference's too). */
+static void ref_test_berserk(const struct variant *v) {
+    for (size_t i = 0; i < sizeof ref_berserk_examples / sizeof ref_berserk_examples[0]; i++) {
+        const struct ref_berserk_example *e = &ref_berserk_examples[i];
+        struct ref_board b, rb;
+        struct ref_move_info info;
+        struct position p, q;
+        char err[128], efen[FEN_MAX], rfen[FEN_MAX];
+        if (!CHECK(ref_from_fen(&b, v, e->fen))) continue;
+        if (!CHECK(fen_parse(&p, v, e->fen, err, sizeof err))) continue;
+        int u1 = 0, u2 = 0, u3 = 0;
+        int from = ref_sq_from_text(e->move, v->size, &u1);
+        int to = ref_sq_from_text(e->move + u1, v->size, &u2);
+        int berserker = e->berserker[0] == '-' ? -1 : ref_sq_from_text(e->berserker, v->size, &u3);
+        move_t m = move_make(from, to), list[REF_MAX_MOVES];
+        bool legal = false;
+        for (int k = 0, n = ref_gen_moves(&b, list); k < n; k++) legal |= list[k] == m;
+        CHECK(legal && movegen_is_legal(&p, m));
+        bb_t expect = BB_EMPTY;
+        for (const char *c = e->captures; *c;) {
+            int u, sq = ref_sq_from_text(c, v->size, &u);
+            if (!CHECK(sq >= 0)) break;
+            expect |= bb_sq(sq);
+            c += u + (c[u] == ' ');
+        }
+        ref_make(&b, &rb, m, &info);
+        bb_t got = BB_EMPTY;
+        for (int k = 0; k < info.ncapt; k++) got |= bb_sq(info.capt[k]);
+        if (!CHECK(bb_eq(got, expect) && info.result == e->result && info.reason == e->reason &&
+                   rb.side == e->side && rb.berserker == berserker))
+            fprintf(stderr, "    reference, Berserk example %zu (%s)\n", i, e->move);
+        got = make_move(&q, &p, m);
+        if (!CHECK(bb_eq(got, expect) && q.result == e->result && q.reason == e->reason &&
+                   q.side == e->side && pos_berserker(&q) == berserker))
+            fprintf(stderr, "    engine, Berserk example %zu (%s)\n", i, e->move);
+        fen_write(&q, efen);
+        ref_write_fen(&rb, rfen);
+        CHECK_EQ_STR(efen, rfen);
+    }
+}
+
 /* Counts the positions d plies from b by the reference's own moves (a position whose game ended
    has no children), as perft counts them. */
 static uint64_t ref_perft(const struct ref_board *b, int d) {
@@ -765,8 +894,8 @@ int main(void) {
 #else
     const char *names[] = {"copenhagen", "fetlar", "tablut", "linnaeus", "brandubh"};
     /* Sea Battle 9 and Tawlbwrdd: no centre square; Foteviken Tablut: fortress squares; Magpie:
-       the king moves one square at a time */
-    static const int opentafl[] = {1, 7, 9, 10};
+       the king moves one square at a time; Berserk: commanders, a knight, jumps, berserk turns */
+    static const int opentafl[] = {1, 7, 9, 10, 5};
 #endif
     enum {
         NBUILTIN = sizeof names / sizeof names[0],
@@ -806,6 +935,7 @@ int main(void) {
         }
         v.repetition = REP_NONE;
         variant_finish(&v);
+        if (v.berserk != BERSERK_NONE) ref_test_berserk(&v); /* rules.md's Berserk examples */
         struct tafl_game *t = tafl_new(&v);
         if (!CHECK(t != NULL)) continue;
         struct ref_stats st = {0};
@@ -843,6 +973,9 @@ int main(void) {
         if (v.exit_fort) CHECK(st.fired[CNT_EXIT_FORT] >= few);
         if (v.shieldwall) CHECK(st.fired[CNT_SHIELDWALL] >= few);
         if (v.linnaean) CHECK(st.fired[CNT_LINNAEAN] >= few);
+        if (bb_any(v.start.spec)) CHECK(st.fired[CNT_JUMP] >= few);
+        if (v.king_jump != JUMP_NONE) CHECK(st.fired[CNT_KING_JUMP] >= few);
+        if (v.berserk != BERSERK_NONE) CHECK(st.fired[CNT_BERSERK] >= few);
         /* a side left without a move is rare in random games on the larger boards */
         if (!quick && v.size <= 11) CHECK(st.fired[CNT_NO_MOVES] >= 1);
     }
