@@ -203,6 +203,9 @@ static void test_berserk_record(void) {
     const char *names[SIDE_NB] = {"a", "b"};
     char *again = records_format(&v, g, names);
     CHECK(again && strncmp(again, line, strlen(line)) == 0);
+    /* training data holds men and the king only: refused, with the reason */
+    CHECK(!datagen_write_game(-1, &v, g, false, err, sizeof err));
+    CHECK(strstr(err, "berserk turns is not supported") != NULL);
     free(again);
     free(g);
     free(r);
