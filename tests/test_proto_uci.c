@@ -574,6 +574,30 @@ static void arguments(const char *a1, const char *a2, const char *a3, int status
     arguments_n(args, status, want);
 }
 
+/*
+ * Berserk over UCI: the Rules option loads it, a FEN may name the berserker after the side to
+ * move, and the search moves only that piece (here to take the king between two commanders).
+ */
+static void test_berserk(void) {
+    struct pipe_process p;
+    int infos;
+    if (!CHECK(start(&p, "uci"))) return;
+    CHECK(silent(&p, "setoption name Rules value dim:11 name:Berserk surf:n atkf:n tfr:l kj:r "
+                     "ber:c start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/"
+                     "5c5/3ttttt3/"));
+    CHECK(silent(&p, "position fen 11/11/11/11/11/2ck3c3/11/11/11/11/11 a h6"));
+    CHECK_EQ_STR(board_fen(&p), "11/11/11/11/11/2ck3c3/11/11/11/11/11 a h6");
+    pipe_process_send(&p, "go depth 2", WAIT);
+    CHECK_EQ_STR(search_reply(&p, &infos, NULL), "h6e6");
+    /* the opponent's berserk turn as moves: h9h6 takes g6, and h6 goes on */
+    CHECK(silent(&p, "position fen 11/11/7c3/11/11/2ck2d4/11/11/11/11/11 a moves h9h6"));
+    CHECK_EQ_STR(board_fen(&p), "11/11/11/11/11/2ck3c3/11/11/11/11/11 a h6");
+    CHECK(error_reply(&p, "position fen 11/11/11/11/11/2ck3c3/11/11/11/11/11 a h6 moves c6c5",
+                      "only the piece on h6 may move"));
+    pipe_process_send(&p, "quit", WAIT);
+    CHECK_EQ_INT(pipe_process_wait(&p, WAIT), 0);
+}
+
 /* The command-line arguments of hnefi uci, otep and htp. */
 static void test_arguments(void) {
     arguments("uci", "--help", NULL, 0, "usage: hnefi uci");
@@ -721,6 +745,7 @@ static void test_wide_boards(void) {
 }
 
 int main(void) {
+    test_berserk();
     test_wide_boards();
     test_arguments();
     test_help_texts();

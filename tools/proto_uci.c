@@ -379,7 +379,7 @@ static void cmd_setoption(struct uci *u, int n, char **w) {
 
 /* position startpos|fen <rows> <side> [moves m1 m2 ...]: all or nothing. */
 static void cmd_position(struct uci *u, int n, char **w) {
-    char fen[FEN_MAX + 8], err[300], q[64];
+    char fen[FEN_MAX + 16], err[300], q[64];
     const char *fenp = NULL;
     int i;
     if (n < 2) {
@@ -400,9 +400,13 @@ static void cmd_position(struct uci *u, int n, char **w) {
             uci_error("position fen '%s': too long for a FEN", proto_quote(w[2], q, sizeof q));
             return;
         }
-        snprintf(fen, sizeof fen, "%s%s%s", w[2], side ? " " : "", side ? w[3] : "");
+        /* a berserk turn going on: the berserker's square after the side to move */
+        bool berserker = side && n > 4 && strcmp(w[4], "moves") != 0 && strlen(w[4]) <= 3 &&
+                         u->s->variant.berserk != BERSERK_NONE;
+        snprintf(fen, sizeof fen, "%s%s%s%s%s", w[2], side ? " " : "", side ? w[3] : "",
+                 berserker ? " " : "", berserker ? w[4] : "");
         fenp = fen;
-        i = side ? 4 : 3;
+        i = berserker ? 5 : side ? 4 : 3;
     } else {
         uci_error("position: unknown word '%s' (expected startpos or fen)",
                   proto_quote(w[1], q, sizeof q));
