@@ -211,11 +211,12 @@ int main(void) {
     bad_status("analyze --nodes 100 --time 1", 2, "--time and --nodes are alternatives");
     bad_status("book expand x.zst --nodes 100 --time 1", 2, "--nodes and --time are alternatives");
     /* --eval nnue where the variant has no network: refused, not searched classically */
-    bad_status("analyze --variant linnaeus --eval nnue --depth 1", 2,
-               "--eval nnue: no network for linnaeus; use --net FILE or --eval classic");
-    ok("analyze --variant linnaeus --depth 1", "evaluation: classical evaluation");
-    /* the built-in networks: Copenhagen and Brandubh */
+    bad_status("analyze --variant tablut --eval nnue --depth 1", 2,
+               "--eval nnue: no network for tablut; use --net FILE or --eval classic");
+    ok("analyze --variant tablut --depth 1", "evaluation: classical evaluation");
+    /* the built-in networks: Copenhagen, Brandubh and Linnaeus */
     ok("analyze --variant brandubh --depth 1", "evaluation: built-in network for brandubh");
+    ok("analyze --variant linnaeus --depth 1", "evaluation: built-in network for linnaeus");
     ok("analyze --depth 1", "evaluation: built-in network for copenhagen");
     ok("analyze --variant brandubh --eval classic --depth 1", "evaluation: classical evaluation");
     ok("--version", "hnefi ");
