@@ -283,6 +283,57 @@ bool move_text_parse(const char *text, int size, struct move_text *mt, char *err
     return true;
 }
 
+/* Checks a slide from mt's square in direction dir (-1: none) square by square; false with the
+   reason (blocked, a throne or fortress square, a forbidden square, the king's speed) in err. */
+static bool slide_checks(const struct position *p, const struct move_text *mt, int dir,
+                         const char *q, const char *a, const char *b, char *err, size_t errlen) {
+    const struct variant *v = p->v;
+    const struct bb_geom *g = &v->g;
+    int n = v->size;
+    if (dir < 0)
+        return fail(err, errlen, "move '%s': %s to %s is not along a rank or file", q, a, b);
+    bool king = pos_piece_at(p, mt->from) == PIECE_KING;
+    bb_t occ = pos_occupied(p), block = king ? v->king_block : v->men_block;
+    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
+    bool on_fort = bb_has(v->forts, mt->from); /* fortress squares are open to a piece on one */
+    if (on_fort) {
+        block &= ~v->forts;
+        forbidden &= ~v->forts;
+    }
+    for (int s = g->nb[mt->from][dir];; s = g->nb[s][dir]) {
+        char c[SQ_NAME_MAX];
+        sq_name(s, n, c);
+        if (bb_has(occ, s)) {
+            if (s == mt->to) return fail(err, errlen, "move '%s': %s is occupied", q, c);
+            return fail(err, errlen, "move '%s': blocked at %s", q, c);
+        }
+        if (s == mt->to) break;
+        if (bb_has(block, s) && bb_has(v->forts, s))
+            return fail(err, errlen,
+                        "move '%s': %s may not pass the fortress square %s (only a piece "
+                        "standing on one may)",
+                        q, king ? "the king" : "a man", c);
+        if (bb_has(block, s))
+            return fail(err, errlen, "move '%s': %s may not pass the throne %s", q,
+                        king ? "the king" : "a man", c);
+    }
+    if (bb_has(forbidden, mt->to)) {
+        if (mt->to == v->throne_sq)
+            return fail(err, errlen, "move '%s': %s may stop on the throne %s", q,
+                        v->throne_stop == THRONE_NOBODY ? "nobody" : "only the king", b);
+        if (bb_has(v->forts, mt->to))
+            return fail(err, errlen,
+                        "move '%s': %s may not stop on the fortress square %s (only a piece "
+                        "standing on one may)",
+                        q, king ? "the king" : "a man", b);
+        return fail(err, errlen, "move '%s': only the king may stop on the corner %s", q, b);
+    }
+    if (king && v->king_speed && !bb_has(v->king_near[mt->from], mt->to))
+        return fail(err, errlen, "move '%s': the king moves at most %d square%s at a time", q,
+                    v->king_speed, v->king_speed == 1 ? "" : "s");
+    return true;
+}
+
 /*
  * Reads move text and checks it against p: the move must be legal, and listed captures must be
  * what the move captures.
@@ -321,49 +372,7 @@ bool move_parse_legal(const struct position *p, const char *text, move_t *m, cha
         for (int s = g->nb[mt.from][d]; s >= 0; s = g->nb[s][d])
             if (s == mt.to) dir = d;
     }
-    if (jump) goto checked;
-    if (dir < 0)
-        return fail(err, errlen, "move '%s': %s to %s is not along a rank or file", q, a, b);
-    bool king = pc == PIECE_KING;
-    bb_t occ = pos_occupied(p), block = king ? v->king_block : v->men_block;
-    bb_t forbidden = king ? v->king_forbidden : v->men_forbidden;
-    bool on_fort = bb_has(v->forts, mt.from); /* fortress squares are open to a piece on one */
-    if (on_fort) {
-        block &= ~v->forts;
-        forbidden &= ~v->forts;
-    }
-    for (int s = g->nb[mt.from][dir];; s = g->nb[s][dir]) {
-        char c[SQ_NAME_MAX];
-        sq_name(s, n, c);
-        if (bb_has(occ, s)) {
-            if (s == mt.to) return fail(err, errlen, "move '%s': %s is occupied", q, c);
-            return fail(err, errlen, "move '%s': blocked at %s", q, c);
-        }
-        if (s == mt.to) break;
-        if (bb_has(block, s) && bb_has(v->forts, s))
-            return fail(err, errlen,
-                        "move '%s': %s may not pass the fortress square %s (only a piece "
-                        "standing on one may)",
-                        q, king ? "the king" : "a man", c);
-        if (bb_has(block, s))
-            return fail(err, errlen, "move '%s': %s may not pass the throne %s", q,
-                        king ? "the king" : "a man", c);
-    }
-    if (bb_has(forbidden, mt.to)) {
-        if (mt.to == v->throne_sq)
-            return fail(err, errlen, "move '%s': %s may stop on the throne %s", q,
-                        v->throne_stop == THRONE_NOBODY ? "nobody" : "only the king", b);
-        if (bb_has(v->forts, mt.to))
-            return fail(err, errlen,
-                        "move '%s': %s may not stop on the fortress square %s (only a piece "
-                        "standing on one may)",
-                        q, king ? "the king" : "a man", b);
-        return fail(err, errlen, "move '%s': only the king may stop on the corner %s", q, b);
-    }
-    if (king && v->king_speed && !bb_has(v->king_near[mt.from], mt.to))
-        return fail(err, errlen, "move '%s': the king moves at most %d square%s at a time", q,
-                    v->king_speed, v->king_speed == 1 ? "" : "s");
-checked:;
+    if (!jump && !slide_checks(p, &mt, dir, q, a, b, err, errlen)) return false;
     move_t mv = move_make(mt.from, mt.to);
     if (mt.has_captures) {
         struct position after;
