@@ -124,7 +124,9 @@ static bool rules_variant(const char *name, char *rules, struct variant *v, char
     }
     /* only the options added after books existed may be missing (their defaults are the rules
        before them); any other must be named */
-    static const char *const newer[] = {"centre", "corner_squares", "forts", "king_speed"};
+    static const char *const newer[] = {"centre",         "corner_squares", "forts",
+                                        "king_speed",     "king_jump",      "knight_jump",
+                                        "commander_jump", "berserk"};
     for (const char *l = again; *l;) {
         size_t n = strcspn(l, "\n"), k = strcspn(l, " \n");
         char key[40], have[VARIANT_FEN_MAX + 8];

@@ -414,6 +414,17 @@ static size_t drop_rules_line(uint8_t *h, size_t hl, const char *text) {
 static size_t drop_centre(uint8_t *h, size_t hl) {
     return drop_rules_line(h, hl, "centre yes\n");
 }
+/* Drops the lines of the jump and berserk options, as a book from before Berserk has them. */
+static size_t drop_berserk_options(uint8_t *h, size_t hl) {
+    static const char *const lines[] = {"king_jump none\n", "knight_jump none\n",
+                                        "commander_jump none\n", "berserk none\n"};
+    for (int i = 0; i < 4; i++) {
+        size_t before = hl;
+        hl = drop_rules_line(h, hl, lines[i]);
+        CHECK(hl == before - strlen(lines[i])); /* the line was there */
+    }
+    return hl;
+}
 /* Drops the line of king_capture, an option every book names. */
 static size_t drop_king_capture(uint8_t *h, size_t hl) {
     return drop_rules_line(h, hl, "king_capture throne_four\n");
@@ -498,6 +509,16 @@ static void test_errors(void) {
     if (CHECK(old_ok)) {
         CHECK(book_fits(&b, variant_by_name("brandubh"), why_old, sizeof why_old));
         CHECK(strstr(b.rules, "centre yes\n"));
+        book_free(&b);
+    }
+    x = reencode(f, len, drop_berserk_options, true, &n);
+    write_file(tmp_path(1, "old2.book"), x, n);
+    free(x);
+    old_ok = book_load(&b, tmp_path(1, "old2.book"), err, sizeof err);
+    if (!old_ok) fprintf(stderr, "    book without the berserk options: %s\n", err);
+    if (CHECK(old_ok)) {
+        CHECK(book_fits(&b, variant_by_name("brandubh"), why_old, sizeof why_old));
+        CHECK(strstr(b.rules, "berserk none\n"));
         book_free(&b);
     }
     /* a raw (decompressed) book is named as such */
