@@ -21,6 +21,23 @@ static bool can_capture(const struct position *p, int sq, int mover) {
     return false;
 }
 
+/* Removes the enemy men of `men` (side `mover` took them) from p, their commander or knight
+   marks too; returns key with their Zobrist terms taken out. */
+static uint64_t take(struct position *p, bb_t men, int mover, uint64_t key) {
+    enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
+    for (bb_t c = men; bb_any(c);) {
+        int sq = bb_pop(&c);
+        key ^= zobrist_piece[victim][sq];
+        if (bb_has(p->spec, sq)) key ^= zobrist_special[sq];
+    }
+    if (mover == SIDE_ATTACKERS)
+        p->def &= ~men;
+    else
+        p->att &= ~men;
+    p->spec &= ~men;
+    return key;
+}
+
 /*
  * make_move for the variants with special pieces: commanders and knights move with their mark,
  * jumps (a capturing jump takes the man jumped), and a berserk turn goes on after a capture
@@ -62,29 +79,10 @@ static bb_t make_special(struct position *dst, const struct position *src, move_
             break;
         }
     }
-    enum piece victim = mover == SIDE_ATTACKERS ? PIECE_DEFENDER : PIECE_ATTACKER;
-    if (bb_any(jumped)) { /* off the board before the custodial captures are judged */
-        int sq = bb_lsb(jumped);
-        key ^= zobrist_piece[victim][sq];
-        if (bb_has(dst->spec, sq)) key ^= zobrist_special[sq];
-        if (mover == SIDE_ATTACKERS)
-            dst->def &= ~jumped;
-        else
-            dst->att &= ~jumped;
-        dst->spec &= ~jumped;
-    }
+    key = take(dst, jumped, mover, key); /* before the custodial captures are judged */
     dst->side = (uint8_t)mover;
     bb_t caught = rules_captures(dst, to, mover);
-    for (bb_t c = caught; bb_any(c);) {
-        int sq = bb_pop(&c);
-        key ^= zobrist_piece[victim][sq];
-        if (bb_has(dst->spec, sq)) key ^= zobrist_special[sq];
-    }
-    if (mover == SIDE_ATTACKERS)
-        dst->def &= ~caught;
-    else
-        dst->att &= ~caught;
-    dst->spec &= ~caught;
+    key = take(dst, caught, mover, key);
     caught |= jumped;
     dst->side = (uint8_t)!mover;
     dst->key = key;

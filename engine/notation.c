@@ -59,9 +59,10 @@ void sq_name(int sq, int size, char *out) {
     out[i] = 0;
 }
 
-/* Reads a FEN into p for variant v; on failure p is unchanged and err says why. */
-bool fen_parse(struct position *p, const struct variant *v, const char *fen, char *err,
-               size_t errlen) {
+/* Reads a FEN into p for variant v (with any_pieces, commanders and knights in any variant: a
+   start position brings them); on failure p is unchanged and err says why. */
+static bool parse_fen(struct position *p, const struct variant *v, const char *fen, bool any_pieces,
+                      char *err, size_t errlen) {
     char q[64];
     int n = v->size;
     struct position r = {0};
@@ -95,7 +96,7 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
                             "FEN row %d: unknown letter '%s' (expected a, d, k, c, n or a "
                             "digit)",
                             row + 1, quote(s, 1, q, sizeof q));
-            if ((c == 'c' || c == 'n') && !v->special_pieces)
+            if ((c == 'c' || c == 'n') && !v->special_pieces && !any_pieces)
                 return fail(err, errlen,
                             "FEN row %d: a %s ('%c') in %s, a variant without commanders and "
                             "knights",
@@ -176,6 +177,12 @@ bool fen_parse(struct position *p, const struct variant *v, const char *fen, cha
     return true;
 }
 
+/* Reads a FEN into p for variant v; on failure p is unchanged and err says why. */
+bool fen_parse(struct position *p, const struct variant *v, const char *fen, char *err,
+               size_t errlen) {
+    return parse_fen(p, v, fen, false, err, errlen);
+}
+
 /* Writes p as a FEN; returns its length. out needs FEN_MAX bytes. */
 int fen_write(const struct position *p, char *out) {
     int n = p->v->size;
@@ -220,11 +227,7 @@ int fen_write_start(const struct variant *v, char *out) {
  */
 bool fen_read_start(struct variant *v, const char *fen, char *err, size_t errlen) {
     struct position p;
-    bool had = v->special_pieces;
-    v->special_pieces = true; /* a start may bring commanders and knights */
-    bool ok = fen_parse(&p, v, fen, err, errlen);
-    v->special_pieces = had;
-    if (!ok) return false;
+    if (!parse_fen(&p, v, fen, true, err, errlen)) return false;
     if (p.result != RESULT_NONE)
         return fail(err, errlen, "FEN: a start position must not be a finished game");
     if (pos_berserker(&p) >= 0)

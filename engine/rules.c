@@ -135,21 +135,23 @@ static inline bb_t against_king(const struct variant *v, bb_t att, bb_t occ) {
     return att | (hostile & ~occ);
 }
 
-/*
- * Tells whether a commander arriving on to (beside the king) captures him where the attackers have
- * commanders (OpenTafl's Berserk): the mover must be a commander, with a commander or a corner
- * beyond the king, and neither the king nor either of those squares on the throne.
- */
-static bool commander_takes(const struct position *p, int to) {
-    const struct variant *v = p->v;
-    const struct bb_geom *g = &v->g;
-    int k = p->king_sq;
-    if (!bb_has(p->spec & p->att, to) || k == v->throne_sq || to == v->throne_sq) return false;
+/* Returns the square beyond the king seen from to, a square beside him (-1 off the board). */
+static inline int beyond_king(const struct bb_geom *g, int k, int to) {
     int d = 0;
     while (g->nb[k][d] != to) d++;
-    int q = g->nb[k][(d + 2) % 4];
-    if (q < 0 || q == v->throne_sq) return false;
-    return bb_has(p->spec & p->att, q) || bb_has(v->corner_mask, q);
+    return g->nb[k][(d + 2) % 4];
+}
+
+/*
+ * Tells whether a commander arriving on to (beside the king) would capture him where the
+ * attackers have commanders (OpenTafl's Berserk): a commander or a corner beyond the king, and
+ * neither the king nor either of those squares on the throne. Which piece arrives is not asked.
+ */
+static bool commander_line(const struct position *p, int to) {
+    const struct variant *v = p->v;
+    int k = p->king_sq, q = beyond_king(&v->g, k, to);
+    if (k == v->throne_sq || to == v->throne_sq || q < 0 || q == v->throne_sq) return false;
+    return bb_has((p->spec & p->att) | v->corner_mask, q);
 }
 
 /* Tells whether the attacker standing on to (beside the king) captures him, for these sets. */
@@ -158,7 +160,8 @@ static inline bool king_taken(const struct position *p, int to, bb_t att, bb_t o
     const struct bb_geom *g = &v->g;
     int k = p->king_sq;
     if (!bb_has(g->nbrs[k], to)) return false;
-    if (v->king_capture == KING_CAPTURE_COMMANDER) return commander_takes(p, to);
+    if (v->king_capture == KING_CAPTURE_COMMANDER) /* the mover must be a commander */
+        return bb_has(p->spec & p->att, to) && commander_line(p, to);
     bb_t against = against_king(v, att, occ);
     bool edge = bb_any(p->king & g->edge); /* an off-board neighbour */
     enum king_capture mode = v->king_capture;
@@ -166,9 +169,7 @@ static inline bool king_taken(const struct position *p, int to, bb_t att, bb_t o
         mode =
             bb_any((g->nbrs[k] | p->king) & v->throne) ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
     if (mode == KING_CAPTURE_CUSTODIAL) {
-        int d = 0;
-        while (g->nb[k][d] != to) d++;
-        int q = g->nb[k][(d + 2) % 4]; /* the square beyond the king, seen from to */
+        int q = beyond_king(g, k, to);
         return q >= 0 ? bb_has(against, q) : v->hostile_edge_king;
     }
     return bb_is_empty(g->nbrs[k] & ~against) && (!edge || v->hostile_edge_king);
@@ -200,14 +201,10 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     if (mode == KING_CAPTURE_COMMANDER) {
         /* only a commander captures, so which attacker arrives matters: a square with a
            commander or a corner beyond the king is one where making the move tells */
-        if (k != v->throne_sq)
-            for (bb_t s = spots & ~v->throne; bb_any(s);) {
-                int to = bb_pop(&s), d = 0;
-                while (g->nb[k][d] != to) d++;
-                int q = g->nb[k][(d + 2) % 4];
-                if (q >= 0 && q != v->throne_sq && bb_has((p->spec & p->att) | v->corner_mask, q))
-                    maybe |= bb_sq(to);
-            }
+        for (bb_t s = spots; bb_any(s);) {
+            int to = bb_pop(&s);
+            if (commander_line(p, to)) maybe |= bb_sq(to);
+        }
     } else if (mode == KING_CAPTURE_FOUR) {
         /* the arriving attacker must fill the only square beside the king that does not yet
            count against him */

@@ -103,16 +103,22 @@ static inline __attribute__((always_inline)) void outside_ring(const struct bb_g
     *outside = out;
 }
 
-/* Returns a move that keeps shut in defenders who are already shut in (a loaded position). */
-static move_t keep_shut(const struct position *p) {
+/* Returns the first legal move of the side to move that ends the game with `win`, trying each,
+   or MOVE_NONE. */
+static move_t first_move_to(const struct position *p, enum result win) {
     move_t moves[MAX_MOVES];
-    int nm = movegen_list(p, moves);
-    for (int i = 0; i < nm; i++) {
+    int n = movegen_list(p, moves);
+    for (int i = 0; i < n; i++) {
         struct position after;
         make_move(&after, p, moves[i]);
-        if (after.result == RESULT_ATTACKERS) return moves[i];
+        if (after.result == win) return moves[i];
     }
     return MOVE_NONE;
+}
+
+/* Returns a move that keeps shut in defenders who are already shut in (a loaded position). */
+static move_t keep_shut(const struct position *p) {
+    return first_move_to(p, RESULT_ATTACKERS);
 }
 
 /*
@@ -182,25 +188,10 @@ move_t threat_attackers_win_in_one(const struct position *p) {
     move_t m = threat_king_capture_in_one(p);
     if (!m) m = threat_encircle_in_one(p);
     if (m || !(p->v->encirclement || p->v->immobile_king)) return m;
-    move_t moves[MAX_MOVES];
-    int n = movegen_list(p, moves);
-    for (int i = 0; i < n; i++) {
-        struct position after;
-        make_move(&after, p, moves[i]);
-        if (after.result == RESULT_ATTACKERS) return moves[i];
-    }
-    return MOVE_NONE;
+    return first_move_to(p, RESULT_ATTACKERS);
 }
 
 /* Returns a move of the berserker that wins at once, or MOVE_NONE (a berserk turn going on). */
 move_t threat_berserker_win_in_one(const struct position *p) {
-    move_t moves[MAX_MOVES];
-    int n = movegen_list(p, moves);
-    enum result win = p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS;
-    for (int i = 0; i < n; i++) {
-        struct position after;
-        make_move(&after, p, moves[i]);
-        if (after.result == win) return moves[i];
-    }
-    return MOVE_NONE;
+    return first_move_to(p, p->side == SIDE_ATTACKERS ? RESULT_ATTACKERS : RESULT_DEFENDERS);
 }
