@@ -579,6 +579,15 @@ static void berserk_jumps(void) {
     fen_write(&r, fen);
     struct position back = fen_of(&v, fen); /* the FEN keeps the berserker */
     CHECK(back.key == r.key && pos_berserker(&back) == SQ11("a9"));
+    /* a berserker that is no square, or no piece of the side to move, is refused */
+    char err[200];
+    struct position bad = r;
+    CHECK(!fen_parse(&bad, &v, "2a8/d1d7d/c4a4c/d10/5a5/5kc4/11/11/4n6/4c6/11 a z9", err,
+                     sizeof err) &&
+          strstr(err, "berserker 'z9': expected a square") && bad.key == r.key);
+    CHECK(!fen_parse(&bad, &v, "2a8/d1d7d/c4a4c/d10/5a5/5kc4/11/11/4n6/4c6/11 a e3", err,
+                     sizeof err) &&
+          strstr(err, "berserker e3: no piece of the side to move there"));
     CHECK(bb_eq(play(&r, "a9c9", &s), S11("c10")));
     CHECK(s.side == SIDE_DEFENDERS && pos_berserker(&s) < 0);
     CHECK(bb_eq(play(&s, "f6f8", &t), S11("f7"))); /* out of the throne over f7, taken against it */
