@@ -92,10 +92,6 @@ static bool rules_variant(const char *name, char *rules, struct variant *v, char
     rule_line(rules, "size", size, sizeof size);
     rule_line(rules, "start", start, sizeof start);
     v->size = atoi(size);
-    if (v->size > 11) { /* a book move is 16 bits: from and to squares of 7 bits */
-        snprintf(err, errlen, "opening books of boards beyond 11x11 are not supported yet");
-        return false;
-    }
     if (!bb_size_supported(v->size) || strlen(start) >= VARIANT_FEN_MAX) {
         snprintf(err, errlen, "its rules name no board size or start position hnefi can play");
         return false;
@@ -155,7 +151,9 @@ static void put_string(uint8_t *out, size_t *at, const char *s) {
 
 /* Encodes the positions and moves (the body); NULL if out of memory. */
 static uint8_t *encode_body(const struct book *b, size_t *len) {
-    size_t n = b->npos * BOOK_POS_BYTES + b->nmoves * BOOK_MOVE_BYTES;
+    int cb = book_code_bytes(b->size);
+    size_t mb = BOOK_MOVE_BYTES + (size_t)cb;
+    size_t n = b->npos * BOOK_POS_BYTES + b->nmoves * mb;
     uint8_t *out = malloc(n ? n : 1), *o = out;
     if (!out) return NULL;
     for (size_t i = 0; i < b->npos; i++, o += BOOK_POS_BYTES) {
@@ -163,17 +161,18 @@ static uint8_t *encode_body(const struct book *b, size_t *len) {
         put_le(o + 8, b->pos[i].count, 2);
         put_le(o + 10, b->pos[i].flags, 2);
     }
-    for (size_t i = 0; i < b->nmoves; i++, o += BOOK_MOVE_BYTES) {
+    for (size_t i = 0; i < b->nmoves; i++, o += mb) {
         const struct book_move *m = &b->moves[i];
-        put_le(o, book_move_pack(m->move), 2);
-        put_le(o + 2, m->weight, 2);
-        put_le(o + 4, m->games, 4);
-        put_le(o + 8, m->attacker_wins, 4);
-        put_le(o + 12, m->defender_wins, 4);
-        put_le(o + 16, m->draws, 4);
-        put_le(o + 20, (uint16_t)m->score, 2);
-        o[22] = m->depth;
-        o[23] = m->flags;
+        put_le(o, book_move_pack(b->size, m->move), cb);
+        uint8_t *f = o + cb; /* the fields after the move code */
+        put_le(f, m->weight, 2);
+        put_le(f + 2, m->games, 4);
+        put_le(f + 6, m->attacker_wins, 4);
+        put_le(f + 10, m->defender_wins, 4);
+        put_le(f + 14, m->draws, 4);
+        put_le(f + 18, (uint16_t)m->score, 2);
+        f[20] = m->depth;
+        f[21] = m->flags;
     }
     *len = n;
     return out;
@@ -190,7 +189,7 @@ uint8_t *book_encode(const struct book *b, int level, size_t *len, char *err, si
     }
     memset(header, 0, BOOK_HEADER_FIXED);
     memcpy(header, BOOK_MAGIC, 8);
-    put_le(header + 8, BOOK_VERSION, 4);
+    put_le(header + 8, (uint64_t)book_version_of(b->size), 4);
     put_le(header + 16, (uint64_t)b->size, 4);
     put_le(header + 20, b->syms, 4);
     put_le(header + 24, b->npos, 8);
@@ -295,9 +294,9 @@ static bool parse_header(struct book *b, const uint8_t *h, size_t hlen, char *er
     if (hlen < BOOK_HEADER_FIXED + 14)
         return fail(err, errlen, "damaged: a header of %zu bytes is too short", hlen);
     uint32_t version = (uint32_t)get_le(h + 8, 4);
-    if (version != BOOK_VERSION)
-        return fail(err, errlen, "book format version %u; this hnefi reads version %d", version,
-                    BOOK_VERSION);
+    if (version != 1 && version != 2)
+        return fail(err, errlen, "book format version %u; this hnefi reads versions 1 and 2",
+                    version);
     if (get_le(h + 12, 4) != hlen)
         return fail(err, errlen, "damaged: the header says %u bytes, it has %zu",
                     (unsigned)get_le(h + 12, 4), hlen);
@@ -314,7 +313,16 @@ static bool parse_header(struct book *b, const uint8_t *h, size_t hlen, char *er
         !get_string(h, hlen - 8, &at, b->rules, sizeof b->rules) ||
         !get_string(h, hlen - 8, &at, b->opentafl, sizeof b->opentafl) || at != hlen - 8)
         return fail(err, errlen, "damaged: the header's names do not fit it");
-    if (!bb_size_supported(b->size)) return fail(err, errlen, "damaged: board size %d", b->size);
+    if (b->size < 7 || b->size > 19 || b->size % 2 == 0)
+        return fail(err, errlen, "damaged: board size %d", b->size);
+    if ((int)version != book_version_of(b->size))
+        return fail(err, errlen, "damaged: format version %u on a %dx%d board", version, b->size,
+                    b->size);
+    if (!bb_size_supported(b->size))
+        return fail(err, errlen,
+                    "the book is for a %dx%d board; boards beyond %dx%d are played by the wide "
+                    "build (name the book's variant, e.g. --variant, to use it there)",
+                    b->size, b->size, BB_MAX_SIZE, BB_MAX_SIZE);
     if (!(b->syms & 1) || b->syms > SYM_ALL)
         return fail(err, errlen, "damaged: symmetry set 0x%x", b->syms);
     if (npos == 0) return fail(err, errlen, "the book holds no positions");
@@ -361,23 +369,25 @@ static bool parse_body(struct book *b, const uint8_t *d, size_t len, char *err, 
     if (first != b->nmoves)
         return fail(err, errlen, "damaged: the positions have %zu moves, the header says %zu",
                     first, b->nmoves);
+    int cb = book_code_bytes(b->size), bits = book_square_bits(b->size);
     for (size_t i = 0; i < b->npos; i++) {
         for (size_t j = b->pos[i].first; j < b->pos[i].first + b->pos[i].count;
-             j++, d += BOOK_MOVE_BYTES) {
+             j++, d += BOOK_MOVE_BYTES + (size_t)cb) {
             struct book_move *m = &b->moves[j];
-            uint16_t raw = (uint16_t)get_le(d, 2);
-            m->move = book_move_unpack(raw);
-            m->weight = (uint16_t)get_le(d + 2, 2);
-            m->games = (uint32_t)get_le(d + 4, 4);
-            m->attacker_wins = (uint32_t)get_le(d + 8, 4);
-            m->defender_wins = (uint32_t)get_le(d + 12, 4);
-            m->draws = (uint32_t)get_le(d + 16, 4);
-            m->score = (int16_t)(uint16_t)get_le(d + 20, 2);
-            m->depth = d[22];
-            m->flags = d[23];
-            int from = move_from(m->move), to = move_to(m->move);
+            uint32_t raw = (uint32_t)get_le(d, cb);
+            const uint8_t *f = d + cb; /* the fields after the move code */
+            m->move = book_move_unpack(b->size, raw);
+            m->weight = (uint16_t)get_le(f, 2);
+            m->games = (uint32_t)get_le(f + 2, 4);
+            m->attacker_wins = (uint32_t)get_le(f + 6, 4);
+            m->defender_wins = (uint32_t)get_le(f + 10, 4);
+            m->draws = (uint32_t)get_le(f + 14, 4);
+            m->score = (int16_t)(uint16_t)get_le(f + 18, 2);
+            m->depth = f[20];
+            m->flags = f[21];
+            int from = (int)(raw & ((1u << bits) - 1)), to = (int)(raw >> bits);
             bool line = from / b->size == to / b->size || from % b->size == to % b->size;
-            bool ok = from < sq && to < sq && from != to && line && raw < 1 << 14 &&
+            bool ok = from < sq && to < sq && from != to && line &&
                       (uint64_t)m->attacker_wins + m->defender_wins + m->draws <= m->games &&
                       !(m->flags & ~BOOK_MOVE_BACKED) && (m->depth || (!m->score && !m->flags)) &&
                       (j == b->pos[i].first || m->move > b->moves[j - 1].move);
@@ -411,7 +421,8 @@ bool book_parse(struct book *b, const uint8_t *data, size_t len, size_t max_body
         goto done;
     }
     if (!parse_header(nb, (const uint8_t *)h, hlen, err, errlen)) goto done;
-    uint64_t want = (uint64_t)nb->npos * BOOK_POS_BYTES + (uint64_t)nb->nmoves * BOOK_MOVE_BYTES;
+    uint64_t want = (uint64_t)nb->npos * BOOK_POS_BYTES +
+                    (uint64_t)nb->nmoves * (BOOK_MOVE_BYTES + (uint64_t)book_code_bytes(nb->size));
     if (want > max_body || want > BOOK_MAX_BODY) {
         fail(err, errlen, "%zu positions and %zu moves: more than this reader takes", nb->npos,
              nb->nmoves);
@@ -461,6 +472,26 @@ bool book_load(struct book *b, const char *path, char *err, size_t errlen) {
     if (!ok) fail(err, errlen, "%s: %s", path, why);
     free(data);
     return ok;
+}
+
+/* Returns the board size a book file's header names, or 0 if the file is not a readable book. */
+int book_file_board(const char *path) {
+    enum { HEAD = 1 << 16 }; /* the header's frame comes first and is far shorter */
+    uint8_t *data = malloc(HEAD);
+    FILE *f = data ? fopen(path, "rb") : NULL;
+    int size = 0;
+    if (f) {
+        size_t len = fread(data, 1, HEAD, f), at = 0, hlen;
+        char *h = NULL, why[200];
+        fclose(f);
+        if (zio_next_frame_max(data, len, &at, HEADER_MAX, &h, &hlen, why, sizeof why) ==
+                ZIO_FRAME_OK &&
+            hlen >= BOOK_HEADER_FIXED && memcmp(h, BOOK_MAGIC, 8) == 0)
+            size = (int)get_le((const uint8_t *)h + 16, 4);
+        free(h);
+    }
+    free(data);
+    return size >= 7 && size <= 19 ? size : 0;
 }
 
 /* Frees a book's arrays (the struct may be reused). */

@@ -28,24 +28,39 @@
 #include "book/key.h"
 #include "engine/tafl.h"
 
-/* A move as a book file stores it: from | to << 7 in 16 bits (docs/book.md), whatever the
-   build's own move_t (the wide build's squares have 9 bits). */
-static inline uint16_t book_move_pack(move_t m) {
-    return (uint16_t)(move_from(m) | move_to(m) << 7);
+/* The bits of a square in a book file's move code: 7 on boards up to 11x11 (format version 1),
+   9 beyond (version 2), whatever the build's own move_t (docs/book.md). */
+static inline int book_square_bits(int size) {
+    return size > 11 ? 9 : 7;
 }
 
-/* The build's move of a book file's 16 bits. */
-static inline move_t book_move_unpack(uint16_t raw) {
-    return move_make(raw & 127, raw >> 7);
+/* A move as a book file stores it on a board of this size: from | to << book_square_bits. */
+static inline uint32_t book_move_pack(int size, move_t m) {
+    return (uint32_t)move_from(m) | (uint32_t)move_to(m) << book_square_bits(size);
+}
+
+/* The build's move of a book file's move code on a board of this size. */
+static inline move_t book_move_unpack(int size, uint32_t raw) {
+    int bits = book_square_bits(size);
+    return move_make((int)(raw & ((1u << bits) - 1)), (int)(raw >> bits));
+}
+
+/* The bytes of a move code in a book file: 2 (version 1), 4 (version 2). */
+static inline int book_code_bytes(int size) {
+    return size > 11 ? 4 : 2;
+}
+
+/* The format version of a book of this board size: 1 up to 11x11, 2 beyond. */
+static inline int book_version_of(int size) {
+    return size > 11 ? 2 : 1;
 }
 
 enum {
-    BOOK_VERSION = 1,
     BOOK_RULES_MAX = 1024,    /* the rules text */
     BOOK_OPENTAFL_MAX = 1024, /* the OpenTafl rules string */
     BOOK_HEADER_FIXED = 64,   /* bytes of the header before its strings */
     BOOK_POS_BYTES = 12,      /* one position record in the file */
-    BOOK_MOVE_BYTES = 24,     /* one move record in the file */
+    BOOK_MOVE_BYTES = 22,     /* one move record in the file, besides its move code */
     BOOK_MOVE_BACKED = 1,     /* book_move.flags: the score is backed up from the book */
     BOOK_POS_SEARCHED = 1,    /* book_pos.flags: searched by expansion */
     BOOK_POS_DEFENDERS = 2,   /* book_pos.flags: the defenders are to move */
@@ -102,6 +117,10 @@ bool book_fits(const struct book *b, const struct variant *v, char *why, size_t 
 
 /* Reads a book file; false with "<path>: <reason>" in err, b unchanged. */
 bool book_load(struct book *b, const char *path, char *err, size_t errlen);
+
+/* Returns the board size a book file's header names (whether or not this build plays it), or 0
+   if the file is not a readable book. */
+int book_file_board(const char *path);
 
 /*
  * Reads a book from the bytes of a file, accepting at most max_body bytes of positions and

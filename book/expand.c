@@ -18,7 +18,14 @@
 
 #define JOURNAL_PREFIX "hnefi book journal 1: "
 
-enum { JOURNAL_LINE_MAX = 512, ENTRY_HEAD = 12, ENTRY_MOVE = 5, MAX_WORKERS = SEARCH_MAX_THREADS };
+/* A journal entry: its head, then per line the move code (as the book file stores it, 2 or 4
+   bytes), the score (2) and the depth (1). */
+enum {
+    JOURNAL_LINE_MAX = 512,
+    ENTRY_HEAD = 12,
+    ENTRY_MOVE_MAX = 7,
+    MAX_WORKERS = SEARCH_MAX_THREADS
+};
 
 /* One searched position: its key, side to move, and the lines found. */
 struct entry {
@@ -68,35 +75,40 @@ static void put_le(uint8_t *p, uint64_t v, int n) {
     for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Encodes an entry as a journal frame's contents; returns its length. */
-static size_t entry_encode(const struct entry *e, uint8_t *out) {
+/* Encodes an entry of a book of this board size as a journal frame's contents; returns its
+   length. */
+static size_t entry_encode(const struct entry *e, int size, uint8_t *out) {
+    int cb = book_code_bytes(size), em = cb + 3;
     put_le(out, e->key, 8);
     put_le(out + 8, (uint64_t)e->side, 2);
     put_le(out + 10, (uint64_t)e->n, 2);
     for (int i = 0; i < e->n; i++) {
-        uint8_t *o = out + ENTRY_HEAD + ENTRY_MOVE * i;
-        put_le(o, book_move_pack(e->moves[i]), 2);
-        put_le(o + 2, (uint16_t)e->score[i], 2);
-        o[4] = e->depth[i];
+        uint8_t *o = out + ENTRY_HEAD + em * i;
+        put_le(o, book_move_pack(size, e->moves[i]), cb);
+        put_le(o + cb, (uint16_t)e->score[i], 2);
+        o[cb + 2] = e->depth[i];
     }
-    return ENTRY_HEAD + ENTRY_MOVE * (size_t)e->n;
+    return ENTRY_HEAD + (size_t)em * (size_t)e->n;
 }
 
-/* Decodes a journal frame into an entry; false if it is not one. */
-static bool entry_decode(const uint8_t *d, size_t len, struct entry *e) {
+/* Decodes a journal frame of a book of this board size into an entry; false if it is not one. */
+static bool entry_decode(const uint8_t *d, size_t len, int size, struct entry *e) {
+    int cb = book_code_bytes(size), em = cb + 3, bits = book_square_bits(size);
     if (len < ENTRY_HEAD) return false;
     e->key = get_le(d, 8);
     e->side = (int)get_le(d + 8, 2);
     e->n = (int)get_le(d + 10, 2);
-    if (e->side > 1 || e->n > SEARCH_MAX_MULTIPV || len != ENTRY_HEAD + ENTRY_MOVE * (size_t)e->n)
+    if (e->side > 1 || e->n > SEARCH_MAX_MULTIPV || len != ENTRY_HEAD + (size_t)em * (size_t)e->n)
         return false;
     for (int i = 0; i < e->n; i++) {
-        const uint8_t *o = d + ENTRY_HEAD + ENTRY_MOVE * i;
-        uint16_t raw = (uint16_t)get_le(o, 2);
-        e->moves[i] = book_move_unpack(raw);
-        e->score[i] = (int16_t)(uint16_t)get_le(o + 2, 2);
-        e->depth[i] = o[4];
-        if (e->depth[i] == 0 || raw >= 1 << 14) return false;
+        const uint8_t *o = d + ENTRY_HEAD + em * i;
+        uint32_t raw = (uint32_t)get_le(o, cb);
+        e->moves[i] = book_move_unpack(size, raw);
+        e->score[i] = (int16_t)(uint16_t)get_le(o + cb, 2);
+        e->depth[i] = o[cb + 2];
+        if (e->depth[i] == 0 || (raw >> bits) >= (uint32_t)(size * size) ||
+            (raw & ((1u << bits) - 1)) >= (uint32_t)(size * size))
+            return false;
     }
     return true;
 }
@@ -455,7 +467,8 @@ static int journal_resume(const char *jpath, const struct book *b, const char *s
     while ((st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why,
                                 sizeof why)) == ZIO_FRAME_OK) {
         struct entry e;
-        bool fine = entry_decode((const uint8_t *)frame, flen, &e) && entry_apply(bb, &e);
+        bool fine =
+            entry_decode((const uint8_t *)frame, flen, bb->v.size, &e) && entry_apply(bb, &e);
         free(frame);
         if (!fine) {
             snprintf(err, errlen, "%s is damaged: entry %d is not a searched position", jpath,
@@ -584,8 +597,8 @@ bool book_expand(const char *path, const struct book_expand_config *cfg,
         for (int i = 0; i < k; i++)
             if (live[i]) pthread_join(tid[i], NULL);
         for (int i = 0; i < k && ok; i++) {
-            uint8_t buf[ENTRY_HEAD + ENTRY_MOVE * SEARCH_MAX_MULTIPV];
-            size_t len = entry_encode(&workers[i].entry, buf);
+            uint8_t buf[ENTRY_HEAD + ENTRY_MOVE_MAX * SEARCH_MAX_MULTIPV];
+            size_t len = entry_encode(&workers[i].entry, bb.v.size, buf);
             if (!zio_append_frame(fd, buf, len, true, why, sizeof why)) {
                 snprintf(err, errlen, "cannot write %s: %s", jpath, why);
                 ok = false;

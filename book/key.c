@@ -15,19 +15,21 @@ uint64_t book_fnv(uint64_t h, const void *data, size_t len) {
     return h;
 }
 
-/* The image of every square under every symmetry, for the board sizes 7, 9 and 11. */
-static uint8_t sym_table[3][SYM_NB][BB_MAX_SQUARES];
+enum { SIZES = (BB_MAX_SIZE - 7) / 2 + 1 }; /* the board sizes 7, 9, ... BB_MAX_SIZE */
+
+/* The image of every square under every symmetry, for each board size the build plays. */
+static uint16_t sym_table[SIZES][SYM_NB][BB_MAX_SQUARES];
 
 /* Fills the symmetry table before main() runs. */
 __attribute__((constructor)) static void sym_table_init(void) {
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < SIZES; s++)
         for (int k = 0; k < SYM_NB; k++)
             for (int sq = 0; sq < (7 + 2 * s) * (7 + 2 * s); sq++)
-                sym_table[s][k][sq] = (uint8_t)sym_square(k, sq, 7 + 2 * s);
+                sym_table[s][k][sq] = (uint16_t)sym_square(k, sq, 7 + 2 * s);
 }
 
 /* Writes the canonical bytes of a position's image under symmetry k (perm: its square table). */
-static size_t image_bytes(const struct position *p, const uint8_t *perm, uint8_t *bytes) {
+static size_t image_bytes(const struct position *p, const uint16_t *perm, uint8_t *bytes) {
     int n = p->v->size;
     bytes[0] = (uint8_t)n;
     bytes[1] = (uint8_t)p->side;
@@ -70,7 +72,7 @@ void book_canon(const struct position *p, unsigned allowed, struct book_canon *o
     uint8_t img[2 + BB_MAX_SQUARES];
     for (int g = 1; g < SYM_NB; g++) {
         if (!(allowed >> g & 1)) continue;
-        const uint8_t *perm = sym_table[(n - 7) / 2][g];
+        const uint16_t *perm = sym_table[(n - 7) / 2][g];
         img[0] = bytes[best][0];
         img[1] = bytes[best][1];
         for (int sq = 0; sq < n * n; sq++) img[2 + perm[sq]] = bytes[best][2 + sq];

@@ -50,6 +50,12 @@ static inline bb_t bb_from_words(uint64_t w0, uint64_t w1) {
     return (bb_t){w0, w1};
 }
 
+/* Returns b with word w (0..BB_WORDS-1) replaced by x. */
+static inline bb_t bb_with_word(bb_t b, int w, uint64_t x) {
+    b[w] = x;
+    return b;
+}
+
 /* Tells whether b has at least one square. */
 static inline bool bb_any(bb_t b) {
     return (b[0] | b[1] | b[2] | b[3] | b[4] | b[5]) != 0;
@@ -167,6 +173,11 @@ static inline uint64_t bb_word(bb_t b, int w) {
 /* Returns the set of squares 0..127 given by its two words. */
 static inline bb_t bb_from_words(uint64_t w0, uint64_t w1) {
     return bb_make(w1, w0);
+}
+
+/* Returns b with word w (0 or 1) replaced by x. */
+static inline bb_t bb_with_word(bb_t b, int w, uint64_t x) {
+    return w ? bb_make(x, bb_lo(b)) : bb_make(bb_hi(b), x);
 }
 
 /* Tells whether b has at least one square. */

@@ -84,6 +84,13 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     struct nnue_net r = {0};
     r.arch = (int)arch;
     uint32_t size = get32(b + 16), inputs = get32(b + 20), hidden = get32(b + 24);
+    if (size > BB_MAX_SIZE && size <= 19) {
+        snprintf(why, sizeof why,
+                 "the network is for a %ux%u board; the game is on a board up to %dx%d (name "
+                 "the network's variant, e.g. --variant, to play there)",
+                 size, size, BB_MAX_SIZE, BB_MAX_SIZE);
+        return fail(err, errlen, why);
+    }
     if (size < 3 || size > BB_MAX_SIZE ||
         inputs != (uint32_t)nnue_inputs_of(r.arch, (int)(size * size)))
         return fail(err, errlen, "network board size or input count out of range");

@@ -23,6 +23,7 @@
 #include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/opentafl.h"
 #include "engine/symmetry.h"
 #include "engine/variant_text.h"
 #include "search/score.h"
@@ -115,49 +116,54 @@ static void test_key_vectors(void) {
     CHECK_EQ_U64(book_fnv(BOOK_FNV_BASIS, bytes, sizeof bytes), 0xf5d590b7e1d8fcebULL);
 }
 
-/* On random games, every image of a position has its key, and moves map back equivalently. */
+/* Plays random games of v (6, up to 60 plies): every image of a position has its key, and moves
+   map back equivalently. Returns the moves checked. */
+static long canon_moves_of(const struct variant *v, uint64_t *s) {
+    long checked = 0;
+    for (int g = 0; g < 6; g++) {
+        struct position p;
+        pos_init_start(&p, v);
+        for (int ply = 0; ply < 60 && p.result == RESULT_NONE; ply++) {
+            move_t moves[MAX_MOVES];
+            int n = movegen_list(&p, moves);
+            if (n == 0) break;
+            struct book_canon c;
+            book_canon(&p, SYM_ALL, &c);
+            int k = (int)(rnd(s) % SYM_NB);
+            struct position q;
+            sym_position(k, &p, &q);
+            struct book_canon cq;
+            book_canon(&q, SYM_ALL, &cq);
+            CHECK_EQ_U64(cq.key, c.key);
+            CHECK_EQ_INT(cq.stab, c.stab);
+            for (int i = 0; i < n; i++) {
+                /* m in p, as a book move, played in the image q: the same book position */
+                move_t bm = book_move_to_book(&c, moves[i]);
+                move_t mq = book_move_from_book(&cq, bm);
+                if (!CHECK(movegen_is_legal(&q, mq))) continue;
+                struct position a, b;
+                struct book_canon ca, cb;
+                make_move(&a, &p, moves[i]);
+                make_move(&b, &q, mq);
+                book_canon(&a, SYM_ALL, &ca);
+                book_canon(&b, SYM_ALL, &cb);
+                CHECK_EQ_U64(ca.key, cb.key);
+                CHECK_EQ_INT(book_move_to_book(&cq, mq), bm);
+                checked++;
+            }
+            struct position next;
+            make_move(&next, &p, moves[rnd(s) % (uint64_t)n]);
+            p = next;
+        }
+    }
+    return checked;
+}
+
+/* On random games of every built-in variant, images and moves map back equivalently. */
 static void test_canon_moves(void) {
     uint64_t s = 11;
     long checked = 0;
-    for (int vi = 0; variant_builtin(vi); vi++) {
-        const struct variant *v = variant_builtin(vi);
-        for (int g = 0; g < 6; g++) {
-            struct position p;
-            pos_init_start(&p, v);
-            for (int ply = 0; ply < 60 && p.result == RESULT_NONE; ply++) {
-                move_t moves[MAX_MOVES];
-                int n = movegen_list(&p, moves);
-                if (n == 0) break;
-                struct book_canon c;
-                book_canon(&p, SYM_ALL, &c);
-                int k = (int)(rnd(&s) % SYM_NB);
-                struct position q;
-                sym_position(k, &p, &q);
-                struct book_canon cq;
-                book_canon(&q, SYM_ALL, &cq);
-                CHECK_EQ_U64(cq.key, c.key);
-                CHECK_EQ_INT(cq.stab, c.stab);
-                for (int i = 0; i < n; i++) {
-                    /* m in p, as a book move, played in the image q: the same book position */
-                    move_t bm = book_move_to_book(&c, moves[i]);
-                    move_t mq = book_move_from_book(&cq, bm);
-                    if (!CHECK(movegen_is_legal(&q, mq))) continue;
-                    struct position a, b;
-                    struct book_canon ca, cb;
-                    make_move(&a, &p, moves[i]);
-                    make_move(&b, &q, mq);
-                    book_canon(&a, SYM_ALL, &ca);
-                    book_canon(&b, SYM_ALL, &cb);
-                    CHECK_EQ_U64(ca.key, cb.key);
-                    CHECK_EQ_INT(book_move_to_book(&cq, mq), bm);
-                    checked++;
-                }
-                struct position next;
-                make_move(&next, &p, moves[rnd(&s) % (uint64_t)n]);
-                p = next;
-            }
-        }
-    }
+    for (int vi = 0; variant_builtin(vi); vi++) checked += canon_moves_of(variant_builtin(vi), &s);
     CHECK(checked > 10000);
 }
 
@@ -278,13 +284,22 @@ static bool small_book(struct book *b, const char *path, int plies) {
     return ok;
 }
 
+/* Tells whether two book moves are the same, field by field (the wide build's have padding). */
+static bool same_move(const struct book_move *a, const struct book_move *b) {
+    return a->move == b->move && a->weight == b->weight && a->games == b->games &&
+           a->attacker_wins == b->attacker_wins && a->defender_wins == b->defender_wins &&
+           a->draws == b->draws && a->score == b->score && a->depth == b->depth &&
+           a->flags == b->flags;
+}
+
 /* Tells whether two books hold the same rules, positions and moves. */
 static bool same_book(const struct book *a, const struct book *b) {
-    return a->npos == b->npos && a->nmoves == b->nmoves && a->size == b->size &&
-           a->syms == b->syms && a->games == b->games && strcmp(a->rules, b->rules) == 0 &&
-           strcmp(a->name, b->name) == 0 && strcmp(a->opentafl, b->opentafl) == 0 &&
-           memcmp(a->pos, b->pos, a->npos * sizeof *a->pos) == 0 &&
-           memcmp(a->moves, b->moves, a->nmoves * sizeof *a->moves) == 0;
+    bool same = a->npos == b->npos && a->nmoves == b->nmoves && a->size == b->size &&
+                a->syms == b->syms && a->games == b->games && strcmp(a->rules, b->rules) == 0 &&
+                strcmp(a->name, b->name) == 0 && strcmp(a->opentafl, b->opentafl) == 0 &&
+                memcmp(a->pos, b->pos, a->npos * sizeof *a->pos) == 0;
+    for (size_t i = 0; same && i < a->nmoves; i++) same = same_move(&a->moves[i], &b->moves[i]);
+    return same;
 }
 
 /* Writes bytes to a file. */
@@ -363,6 +378,11 @@ static uint8_t *reencode(const uint8_t *file, size_t len, size_t (*fix)(uint8_t 
 /* Sets the format version to 2. */
 static size_t set_version_2(uint8_t *h, size_t hl) {
     h[8] = 2;
+    return hl;
+}
+/* Sets the format version to 3, which no hnefi writes. */
+static size_t set_version_3(uint8_t *h, size_t hl) {
+    h[8] = 3;
     return hl;
 }
 /* Changes the games count (the header's checksum then fails). */
@@ -474,7 +494,10 @@ static void test_errors(void) {
     free(more);
     size_t n;
     uint8_t *x = reencode(f, len, set_version_2, true, &n);
-    refused(x, n, "book format version 2; this hnefi reads version 1", __LINE__);
+    refused(x, n, "damaged: format version 2 on a 7x7 board", __LINE__);
+    free(x);
+    x = reencode(f, len, set_version_3, true, &n);
+    refused(x, n, "book format version 3; this hnefi reads versions 1 and 2", __LINE__);
     free(x);
     x = reencode(f, len, flip_games, false, &n);
     refused(x, n, "damaged: the header's checksum does not match", __LINE__);
@@ -838,6 +861,129 @@ static void test_merge_and_lines(void) {
 }
 
 /* Runs the book tests. */
+#if HNEFI_WIDE
+/* Reads OpenTafl variant n's rules string from tests/data into v; false if it is not there. */
+static bool opentafl_variant(int n, struct variant *v) {
+    FILE *f = fopen(HNEFI_TEST_DATA "/opentafl-variants.tsv", "r");
+    char line[2048], err[200];
+    bool ok = false;
+    while (f && !ok && fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab || atoi(line) != n) continue;
+        tab[1 + strcspn(tab + 1, "\r\n")] = '\0';
+        ok = opentafl_read_rules(v, tab + 1, err, sizeof err);
+    }
+    if (f) fclose(f);
+    return ok;
+}
+
+/* Returns the decompressed length of frame k (0 header, 1 body) of a book file, or 0. */
+static size_t frame_length(const char *path, int k, uint8_t *version) {
+    size_t size, at = 0, flen = 0;
+    char err[300], *frame = NULL;
+    char *raw = zio_read_file(path, &size, err, sizeof err);
+    for (int i = 0; raw && i <= k; i++) {
+        free(frame);
+        frame = NULL;
+        if (zio_next_frame((const uint8_t *)raw, size, &at, &frame, &flen, err, sizeof err) !=
+            ZIO_FRAME_OK)
+            flen = 0;
+        if (i == 0 && frame && flen > 8) *version = (uint8_t)frame[8];
+    }
+    free(frame);
+    free(raw);
+    return flen;
+}
+
+/*
+ * Books beyond 11x11 (format version 2, 9-bit squares in 32-bit move codes): copenhagen13's key
+ * from the bytes docs/book.md defines, moves of random Alea Evangelii (19x19) games through the
+ * symmetries, and a copenhagen13 book built from random games, written (12 P + 26 M body bytes),
+ * read back the same, grown by expansion and probed for legal moves.
+ */
+static void test_wide_boards(void) {
+    const struct variant *v = variant_by_name("copenhagen13");
+    if (!CHECK(v)) return;
+    /* the key: size, side, then the squares, from the start position's FEN rows */
+    uint8_t bytes[2 + 169] = {13, 0};
+    const char *rows = "3aaaaaaa3/6a6/13/a5d5a/a5d5a/a4ddd4a/aa1dddkddd1aa/a4ddd4a/a5d5a/a5d5a/"
+                       "13/6a6/3aaaaaaa3";
+    int r = 12, f = 0;
+    for (const char *ch = rows; *ch; ch++) {
+        if (*ch == '/') {
+            r--, f = 0;
+        } else if (*ch >= '0' && *ch <= '9') {
+            int k = (int)strtol(ch, NULL, 10);
+            f += k;
+            ch += k >= 10;
+        } else {
+            bytes[2 + r * 13 + f++] = *ch == 'a' ? 1 : *ch == 'd' ? 2 : 3;
+        }
+    }
+    struct position p;
+    pos_init_start(&p, v);
+    CHECK_EQ_U64(book_key_plain(&p), book_fnv(BOOK_FNV_BASIS, bytes, sizeof bytes));
+    CHECK_EQ_U64(book_key_plain(&p), 0x7513dc0bba8c00f9ULL);
+    /* the 19x19 board's symmetries: squares up to 360, moves along 18 squares */
+    struct variant alea;
+    uint64_t s = 19;
+    if (CHECK(opentafl_variant(14, &alea))) CHECK(canon_moves_of(&alea, &s) > 5000);
+    /* a copenhagen13 book of random games */
+    struct book_builder bb;
+    if (!CHECK(book_builder_init(&bb, v))) return;
+    for (int g = 0; g < 12; g++) {
+        move_t moves[40];
+        struct position q;
+        pos_init_start(&q, v);
+        int n = 0;
+        for (; n < 40 && q.result == RESULT_NONE; n++) {
+            move_t list[MAX_MOVES];
+            int k = movegen_list(&q, list);
+            if (k == 0) break;
+            struct position next;
+            moves[n] = list[rnd(&s) % (uint64_t)(g < 6 ? 3 : k)]; /* games share openings */
+            make_move(&next, &q, moves[n]);
+            q = next;
+        }
+        CHECK(book_builder_add_game(&bb, moves, n, (int)(g % 3), 0) > 0); /* to a repetition */
+    }
+    struct book b, back;
+    memset(&b, 0, sizeof b);
+    memset(&back, 0, sizeof back);
+    char err[600], note[600];
+    const char *path = tmp_path(5, "c13.book");
+    CHECK(book_builder_finish(&bb, 1, &b, err, sizeof err) &&
+          book_save(&b, path, 3, err, sizeof err));
+    book_builder_free(&bb);
+    uint8_t version = 0;
+    CHECK_EQ_INT((long)frame_length(path, 1, &version), (long)(12 * b.npos + 26 * b.nmoves));
+    CHECK_EQ_INT(version, 2);
+    CHECK(book_load(&back, path, err, sizeof err) && same_book(&b, &back));
+    CHECK_EQ_INT(back.size, 13);
+    /* grown by search: the positions get scores, the book reads back */
+    struct book_expand_config cfg;
+    book_expand_default(&cfg);
+    cfg.nodes = 300;
+    cfg.positions = 4;
+    cfg.threads = 1;
+    struct book_expand_status st;
+    if (!CHECK(book_expand(path, &cfg, &st, note, sizeof note, err, sizeof err)))
+        fprintf(stderr, "    %s\n", err);
+    CHECK_EQ_INT(st.done, 4);
+    CHECK(book_load(&back, path, err, sizeof err));
+    size_t searched = 0;
+    for (size_t i = 0; i < back.npos; i++) searched += (back.pos[i].flags & BOOK_POS_SEARCHED) != 0;
+    CHECK_EQ_INT((long)searched, 4);
+    /* probing the start gives legal moves */
+    struct book_hit hit;
+    int n = book_probe(&back, &p, &hit);
+    CHECK(n > 0);
+    for (int i = 0; i < n; i++) CHECK(movegen_is_legal(&p, hit.moves[i]));
+    book_free(&b);
+    book_free(&back);
+}
+#endif
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/hnefi-book-XXXXXX");
     if (!mkdtemp(dir)) return 1;
@@ -850,6 +996,9 @@ int main(void) {
     test_backup();
     test_expand_solves();
     test_merge_and_lines();
+#if HNEFI_WIDE
+    test_wide_boards();
+#endif
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -164,6 +164,33 @@ static void test_analyze(void) {
            "the position is not in the book", __LINE__);
 }
 
+/*
+ * A book of a board beyond 11x11 through the program: built from copenhagen13 games (the wide
+ * build, by --variant), then shown, grown, merged and used by analyze; every command that names
+ * only the book goes to the wide build by itself, and the 128-bit build says why it cannot.
+ */
+static void test_wide_book(void) {
+    if (!HNEFI_WIDE_BOARDS) return;
+    expect("selfplay --variant copenhagen13 --games 4 --tc nodes:300 --max-plies 60 --quiet "
+           "--no-sync --records c13.zst",
+           0, "4 of 4 games counted", __LINE__);
+    expect("book build c13.book --from c13.zst --variant copenhagen13", 0,
+           "wrote c13.book: copenhagen13", __LINE__);
+    expect("book stats c13.book", 0, "board 13x13", __LINE__);
+    expect("book show c13.book", 0, "key 7513dc0bba8c00f9", __LINE__);
+    expect("book expand c13.book --nodes 300 --positions 3 --threads 1 --quiet", 0,
+           "3 positions searched", __LINE__);
+    expect("book merge c13m.book c13.book c13.book", 0, "wrote c13m.book", __LINE__);
+    expect("book openings c13.book --count 1 --plies 1", 0, "c13.book, 1 lines of 1 plies",
+           __LINE__);
+    expect("analyze --variant copenhagen13 --book c13.book --depth 1", 0, "book: ", __LINE__);
+    expect("analyze --book c13.book --depth 1", 1,
+           "the book is for a 13x13 board; boards beyond 11x11 are played by the wide build",
+           __LINE__);
+    expect("book merge mixed.book bd.book c13.book", 1, "c13.book: the book is for a 13x13 board",
+           __LINE__);
+}
+
 /* Reads lines until one starts with prefix, and returns it (or ""). */
 static const char *until(struct pipe_process *p, const char *prefix) {
     return pipe_process_expect(p, prefix, line, sizeof line, WAIT) ? line : "";
@@ -569,6 +596,7 @@ int main(void) {
     test_build();
     test_openings();
     test_analyze();
+    test_wide_book();
     test_uci();
     test_otep();
     test_htp();

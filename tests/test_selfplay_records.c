@@ -164,6 +164,36 @@ static void test_round_trip(void) {
     tafl_free(t);
 }
 
+/* Counts training positions and checks them against the replayed game. */
+struct data_check {
+    const struct played_game *g;
+    const struct variant *v;
+    int64_t seen, bad, berserk;
+};
+
+/* Checks one training position against the game it came from. */
+static bool check_position(const struct datagen_pos *p, void *ctx) {
+    struct data_check *c = ctx;
+    struct tafl_game *t = tafl_new(c->v);
+    for (int i = 0; i < p->ply; i++) tafl_play(t, c->g->moves[i]);
+    const struct position *q = tafl_pos(t);
+    c->berserk += pos_berserker(&p->pos) >= 0;
+    if (!bb_eq(q->att, p->pos.att) || !bb_eq(q->def, p->pos.def) || q->king_sq != p->pos.king_sq ||
+        !bb_eq(q->spec, p->pos.spec) || q->berserk != p->pos.berserk || q->side != p->pos.side ||
+        q->key != p->pos.key || p->score != c->g->score[p->ply] || p->result != c->g->result ||
+        !c->g->has_score[p->ply] || p->ply < c->g->opening_plies)
+        c->bad++;
+    c->seen++;
+    tafl_free(t);
+    return true;
+}
+
+/* Tells which games have records (games 0 and 1 do). */
+static bool two_records(int64_t game, void *ctx) {
+    (void)ctx;
+    return game == 0 || game == 1;
+}
+
 /*
  * A Berserk game (OpenTafl's rules string), from a hnefi match: its berserk turns (d1-d7xe7
  * d7-d3, the same side twice) replay, and each side's captures count by who moved, not by ply.
@@ -203,9 +233,36 @@ static void test_berserk_record(void) {
     const char *names[SIDE_NB] = {"a", "b"};
     char *again = records_format(&v, g, names);
     CHECK(again && strncmp(again, line, strlen(line)) == 0);
-    /* training data holds men and the king only: refused, with the reason */
-    CHECK(!datagen_write_game(-1, &v, g, false, err, sizeof err));
-    CHECK(strstr(err, "berserk turns is not supported") != NULL);
+    /* training data (format version 2): commanders, knights and the berserker come back */
+    CHECK_EQ_INT(datagen_version_of(&v), 2);
+    CHECK_EQ_INT((int)datagen_record_size(&v), 60);
+    for (int i = 0; i < g->n; i++) {
+        g->has_score[i] = 1;
+        g->score[i] = (int16_t)(i * 7 - 100);
+    }
+    const char *path = tmp_path(1, "berserk.dat");
+    char note[300];
+    unlink(path);
+    int fd = datagen_open_append(path, &v, two_records, NULL, note, sizeof note, err, sizeof err);
+    CHECK(fd >= 0 && datagen_write_game(fd, &v, g, false, err, sizeof err));
+    if (fd >= 0) close(fd);
+    struct data_check c = {g, &v, 0, 0, 0};
+    int64_t games, positions;
+    CHECK(datagen_read(path, &v, check_position, &c, &games, &positions, err, sizeof err));
+    CHECK_EQ_INT(positions, g->n - 4);
+    CHECK_EQ_INT(c.bad, 0);
+    CHECK_EQ_INT(c.berserk, 1); /* ply 32 */
+    /* the file names its rules: the variant comes back from the file alone */
+    struct variant back;
+    CHECK(datagen_file_variant(path, &back, err, sizeof err));
+    CHECK_EQ_STR(back.name, "Berserk");
+    CHECK(back.berserk == BERSERK_CAPTURE && bb_eq(back.start.spec, v.start.spec));
+    /* other rules are refused, naming the difference */
+    struct variant other = v;
+    other.berserk = BERSERK_MOVE;
+    CHECK(!datagen_read(path, &other, NULL, NULL, &games, &positions, err, sizeof err));
+    CHECK(strstr(err, "holds Berserk data of other rules: the file has 'ber:c', the rules in "
+                      "play 'ber:m'") != NULL);
     free(again);
     free(g);
     free(r);
@@ -383,34 +440,6 @@ static void test_resume_and_damage(void) {
     if (fd >= 0) close(fd);
 }
 
-/* Counts training positions and checks them against the replayed game. */
-struct data_check {
-    const struct played_game *g;
-    const struct variant *v;
-    int64_t seen, bad;
-};
-
-/* Checks one training position against the game it came from. */
-static bool check_position(const struct datagen_pos *p, void *ctx) {
-    struct data_check *c = ctx;
-    struct tafl_game *t = tafl_new(c->v);
-    for (int i = 0; i < p->ply; i++) tafl_play(t, c->g->moves[i]);
-    const struct position *q = tafl_pos(t);
-    if (!bb_eq(q->att, p->pos.att) || !bb_eq(q->def, p->pos.def) || q->king_sq != p->pos.king_sq ||
-        q->side != p->pos.side || q->key != p->pos.key || p->score != c->g->score[p->ply] ||
-        p->result != c->g->result || !c->g->has_score[p->ply] || p->ply < c->g->opening_plies)
-        c->bad++;
-    c->seen++;
-    tafl_free(t);
-    return true;
-}
-
-/* Tells which games have records (games 0 and 1 do). */
-static bool two_records(int64_t game, void *ctx) {
-    (void)ctx;
-    return game == 0 || game == 1;
-}
-
 /* Training data: written, read back position by position, resumed, refused when damaged. */
 static void test_datagen(void) {
     const char *path = tmp_path(1, "data.bin.zst");
@@ -429,7 +458,7 @@ static void test_datagen(void) {
         CHECK(datagen_write_game(fd, v, g, false, err, sizeof err));
     }
     close(fd);
-    struct data_check c = {g, v, 0, 0};
+    struct data_check c = {g, v, 0, 0, 0};
     int64_t games, positions;
     CHECK(datagen_read(path, v, check_position, &c, &games, &positions, err, sizeof err));
     CHECK_EQ_INT(games, 3);

@@ -3,6 +3,7 @@
  * fits a network to it (its losses fall, the picture is written), and analyze and match search
  * with that network. Every refused argument and file names what is wrong.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,66 @@ static double loss_of(int epoch, const char *key) {
     const char *l = strstr(out, tag);
     const char *k = l ? strstr(l, key) : NULL;
     return k ? atof(k + strlen(key)) : -1;
+}
+
+/* Reads OpenTafl variant n's rules string from tests/data into text; false if it is not there. */
+static bool opentafl_rules(int n, char *text, size_t textlen) {
+    FILE *f = fopen(HNEFI_TEST_DATA "/opentafl-variants.tsv", "r");
+    char line[2048];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab || atoi(line) != n) continue;
+        tab[1 + strcspn(tab + 1, "\r\n")] = '\0';
+        snprintf(text, textlen, "%s", tab + 1);
+        found = true;
+    }
+    if (f) fclose(f);
+    return found;
+}
+
+/*
+ * Training data of format version 2, on its own: Berserk (commanders, knights, berserk turns;
+ * not built in, so the file's rules string names it) and, on the wide build, copenhagen13. The
+ * data is summarised, trained on without naming the variant, and the network searches.
+ */
+static void test_special(const char *dir) {
+    char cmd[4096], rules[1024];
+    if (!CHECK(opentafl_rules(5, rules, sizeof rules))) return;
+    snprintf(cmd, sizeof cmd,
+             "selfplay --rules '%s' --games 4 --tc nodes:300 --quiet --no-sync --datagen "
+             "%s/b.dat --records %s/b.zst",
+             rules, dir, dir);
+    ok(cmd, "4 of 4 games counted");
+    snprintf(cmd, sizeof cmd, "games summary %s/b.dat", dir);
+    ok(cmd, "(60 bytes each, format version 2)");
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/b.dat --out %s/b.nnue --epochs 1 --hidden 32 --threads 1 --val 0.5",
+             dir, dir);
+    ok(cmd, "Berserk: ");
+    snprintf(cmd, sizeof cmd, "analyze --rules '%s' --net %s/b.nnue --depth 3", rules, dir);
+    ok(cmd, "evaluation: network");
+    snprintf(cmd, sizeof cmd, "games summary %s/b.dat --variant copenhagen", dir);
+    bad(cmd, "b.dat holds Berserk data, not copenhagen");
+    if (!HNEFI_WIDE_BOARDS) return;
+    snprintf(cmd, sizeof cmd,
+             "selfplay --variant copenhagen13 --games 4 --tc nodes:300 --max-plies 120 --quiet "
+             "--no-sync --datagen %s/w.dat --records %s/w.zst",
+             dir, dir);
+    ok(cmd, "4 of 4 games counted");
+    snprintf(cmd, sizeof cmd, "games summary %s/w.dat", dir);
+    ok(cmd, "(84 bytes each, format version 2)");
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/w.dat --out %s/w.nnue --epochs 1 --hidden 32 --threads 1 --val 0.5",
+             dir, dir);
+    ok(cmd, "copenhagen13: ");
+    snprintf(cmd, sizeof cmd, "analyze --variant copenhagen13 --net %s/w.nnue --depth 3", dir);
+    ok(cmd, "evaluation: network");
+    snprintf(cmd, sizeof cmd, "analyze --net %s/w.nnue --depth 2", dir);
+    bad(cmd, "the network is for a 13x13 board; the game is on a board up to 11x11");
+    snprintf(cmd, sizeof cmd, "train --data %s/w.dat --out %s/x.nnue --variant copenhagen", dir,
+             dir);
+    bad(cmd, "w.dat holds copenhagen13 data, not copenhagen");
 }
 
 /* Runs the pipeline and the error cases. */
@@ -144,6 +205,7 @@ int main(void) {
     bad("selfplay --games 2 --player eval=fast --player name=b", "expected nnue or classic");
     snprintf(cmd, sizeof cmd, "selfplay --games 2 --player net=%s/n.nnue --player name=b", dir);
     bad(cmd, "7x7");
+    test_special(dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_done();

@@ -15,6 +15,8 @@
 #include "engine/notation.h"
 #include "engine/opentafl.h"
 #include "engine/variant_text.h"
+#include "selfplay/datagen.h"
+#include "tools/proto_session.h"
 
 #define CLI_RULES_USAGE                                                                            \
     "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \
@@ -340,4 +342,19 @@ bool cli_data_file(const char *name, const char *what, char *out, size_t outlen)
     fprintf(stderr, "hnefi: %s '%s': no such file here, nor in hnefi's data directory %s%s\n", what,
             name, *dir ? dir : "(unknown)", env && *env ? " (HNEFI_DATA)" : "");
     return false;
+}
+
+/* Sets *out to the variant a training-data file holds; 0, 1 after printing why, or
+   PROTO_SWITCH when only the other build (as ho knows the two) plays it. */
+int cli_data_variant(const char *cmd, const char *path, struct variant *out,
+                     const struct proto_handoff *ho) {
+    char err[600], name[40], rules[DATAGEN_HEADER_MAX], why[200];
+    if (datagen_file_variant(path, out, err, sizeof err)) return 0;
+    bool (*known)(const char *) = ho->variant_known[!HNEFI_WIDE];
+    bool (*rules_ok)(const char *, char *, size_t) = ho->rules_ok[!HNEFI_WIDE];
+    if (datagen_file_names(path, name, sizeof name, rules, sizeof rules, why, sizeof why) &&
+        ((known && known(name)) || (rules[0] && rules_ok && rules_ok(rules, why, sizeof why))))
+        return PROTO_SWITCH;
+    fprintf(stderr, "hnefi %s: %s\n", cmd, err);
+    return 1;
 }

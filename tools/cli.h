@@ -125,6 +125,16 @@ const char *cli_data_dir(void);
  */
 bool cli_data_file(const char *name, const char *what, char *out, size_t outlen);
 
+/*
+ * Sets *out to the variant a training-data file holds, for the command cmd ("train"): returns
+ * 0; 1 after printing why not; or PROTO_SWITCH (tools/proto_session.h) when only the other
+ * build plays it (a board beyond 11x11, or one up to it), which then runs the command instead.
+ * ho tells what each build plays (&hnefi_shared_handoff).
+ */
+struct proto_handoff;
+int cli_data_variant(const char *cmd, const char *path, struct variant *out,
+                     const struct proto_handoff *ho);
+
 /* Prints the board of p as a diagram with coordinates. */
 void cli_print_board(const struct position *p);
 

@@ -18,6 +18,7 @@
 #include "selfplay/records.h"
 #include "tools/cli.h"
 #include "tools/cli_book.h"
+#include "tools/proto_session.h"
 
 int cmd_book(int argc, char **argv);
 
@@ -674,7 +675,21 @@ static int book_openings(int argc, char **argv) {
     return werr ? 1 : 0;
 }
 
-/* hnefi book ...: the book commands. */
+/* Tells whether the book an action reads is of a board only the wide build plays (the command
+   then goes on there, PROTO_SWITCH). */
+static bool book_wants_wide(int argc, char **argv) {
+    int at = strcmp(argv[1], "merge") == 0 ? 3 : 2;
+    if (HNEFI_WIDE || !hnefi_shared_handoff.rules_ok[1] || strcmp(argv[1], "build") == 0 ||
+        at >= argc || argv[at][0] == '-')
+        return false;
+    char path[4200], err[600];
+    return cli_book_path(argv[at], variant_by_name("copenhagen"), path, sizeof path, err,
+                         sizeof err) &&
+           book_file_board(path) > BB_MAX_SIZE;
+}
+
+/* hnefi book ...: the book commands (PROTO_SWITCH: the book is of a board only the wide build
+   plays, which runs the command instead). */
 int cmd_book(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_book_usage();
@@ -686,6 +701,7 @@ int cmd_book(int argc, char **argv) {
             return 0;
         }
     const char *what = argv[1];
+    if (book_wants_wide(argc, argv)) return PROTO_SWITCH;
     if (strcmp(what, "build") == 0) return book_build(argc - 1, argv + 1);
     if (strcmp(what, "expand") == 0) return book_expand_cmd(argc - 1, argv + 1);
     if (strcmp(what, "show") == 0) return book_show(argc - 1, argv + 1);

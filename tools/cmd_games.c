@@ -341,19 +341,16 @@ static int games_datagen(struct games_args *a) {
     int64_t games, positions;
     char err[400];
     if (!a->variant_given) { /* the variant the file names */
-        const struct variant *v = datagen_file_variant(a->path, err, sizeof err);
-        if (!v) {
-            fprintf(stderr, "hnefi games: %s\n", err);
-            return 1;
-        }
-        a->g.variant = *v;
+        int rc = cli_data_variant("games", a->path, &a->g.variant, &hnefi_shared_handoff);
+        if (rc) return rc;
     }
     if (!datagen_read(a->path, &a->g.variant, NULL, NULL, &games, &positions, err, sizeof err)) {
         fprintf(stderr, "hnefi games: %s\n", err);
         return 1;
     }
-    printf("training data: %lld games, %lld positions (%d bytes each)\n", (long long)games,
-           (long long)positions, DATAGEN_RECORD);
+    printf("training data: %lld games, %lld positions (%zu bytes each, format version %d)\n",
+           (long long)games, (long long)positions, datagen_record_size(&a->g.variant),
+           datagen_version_of(&a->g.variant));
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "tools/chart.h"
 #include "tools/cli.h"
 #include "tools/nnue_train.h"
+#include "tools/proto_session.h"
 
 /* hnefi train (declared for tools/hnefi.c). */
 int cmd_train(int argc, char **argv);
@@ -248,13 +249,8 @@ static int train_args_read(struct train_args *a, int argc, char **argv) {
         return 2;
     }
     if (!a->variant_given) {
-        char err[400];
-        const struct variant *v = datagen_file_variant(a->files[0], err, sizeof err);
-        if (!v) {
-            fprintf(stderr, "hnefi train: %s\n", err);
-            return 1;
-        }
-        a->g.variant = *v;
+        int rc = cli_data_variant("train", a->files[0], &a->g.variant, &hnefi_shared_handoff);
+        if (rc) return rc;
     }
     if (!cli_game_finish(&a->g)) return 2;
     if (!train_check_outputs(a)) return 1;

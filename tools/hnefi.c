@@ -39,6 +39,8 @@ int hnefi_w_cmd_uci(int argc, char **argv);
 int hnefi_w_cmd_otep(int argc, char **argv);
 int hnefi_w_cmd_htp(int argc, char **argv);
 int hnefi_w_cmd_games(int argc, char **argv);
+int hnefi_w_cmd_train(int argc, char **argv);
+int hnefi_w_cmd_book(int argc, char **argv);
 int hnefi_w_proto_auto(void);
 bool hnefi_w_opentafl_rules_ok(const char *rules, char *err, size_t errlen);
 struct variant;
@@ -78,9 +80,11 @@ static const struct command commands[] = {
     {"solve", cmd_solve, NULL, "prove whether the side to move forces a win within N plies"},
     {"tactics", cmd_tactics, NULL, "tactics suites: re-prove, measure the search, mine from games"},
     {"games", cmd_games, WIDE(cmd_games), "list, filter, convert and summarise game record files"},
-    {"book", cmd_book, NULL, "opening books: build from games, grow by search, show, merge"},
+    {"book", cmd_book, WIDE(cmd_book),
+     "opening books: build from games, grow by search, show, merge"},
     {"tune", cmd_tune, NULL, "fit the evaluation weights to the results of finished games"},
-    {"train", cmd_train, NULL, "train the learned evaluation (a network) on self-play data"},
+    {"train", cmd_train, WIDE(cmd_train),
+     "train the learned evaluation (a network) on self-play data"},
     {"uci", cmd_uci, WIDE(cmd_uci), "speak the UCI-like protocol (the default with no command)"},
     {"otep", cmd_otep, WIDE(cmd_otep), "speak the OpenTafl engine protocol"},
     {"htp", cmd_htp, WIDE(cmd_htp), "speak the hnefatafl.org text protocol"},

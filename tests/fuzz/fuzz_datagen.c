@@ -3,8 +3,10 @@
  * (tools/nnue_train.c) and `hnefi games summary` shows it. The first byte picks the form:
  *   bit 0     0: the file as it is; 1: a sound file made from the rest: the header made right
  *             for the variant, then games, each one frame: a count byte n, a 16-byte game
- *             header (its count set to n) and n records of 40 bytes (zeros where input ends)
- *   bits 1-3  the variant (built-in 0-4)
+ *             header (its count set to n) and n records of the variant's size (zeros where
+ *             input ends)
+ *   bits 1-3  the variant (built-in 0-4; 5: Berserk, OpenTafl's rules string, whose records
+ *             are of format version 2 with commanders, knights and a berserker)
  * Every position handed out must be valid for the variant with a key that matches its pieces;
  * a refused file must say why; the trainer must take the same positions.
  */
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/opentafl.h"
 #include "engine/position.h"
 #include "fuzz_util.h"
 #include "selfplay/datagen.h"
@@ -38,18 +41,16 @@ static void put_le(uint8_t *p, uint64_t v, int n) {
 
 /* Builds a sound data file for v from the input's games; NULL if out of memory. */
 static uint8_t *build(const struct variant *v, const uint8_t *d, size_t n, size_t *outlen) {
-    uint8_t head[DATAGEN_HEADER] = {'H', 'N', 'E', 'F', 'I', 'D', 'A', 'T'};
-    put_le(head + 8, DATAGEN_VERSION, 4);
-    put_le(head + 12, DATAGEN_RECORD, 4);
-    put_le(head + 16, (uint64_t)v->size, 4);
-    records_variant_name(v, (char *)head + 24, 32);
+    uint8_t head[DATAGEN_HEADER_MAX];
+    size_t headlen = datagen_make_header(head, v), rec = datagen_record_size(v);
+    if (!headlen) fuzz_broken("the header of a built-in variant");
     size_t cap = 1 << 16, used = 0;
-    uint8_t *text = malloc(cap), *game = malloc(DATAGEN_GAME_HEADER + 255 * DATAGEN_RECORD);
+    uint8_t *text = malloc(cap), *game = malloc(DATAGEN_GAME_HEADER + 255 * rec);
     uint8_t *out = NULL;
     if (!text || !game) goto done;
     /* the frames, each prefixed by its length so they can be compressed one by one below */
     size_t hl;
-    uint8_t *h = fuzz_zstd(head, sizeof head, false, &hl);
+    uint8_t *h = fuzz_zstd(head, headlen, false, &hl);
     if (!h) goto done;
     memcpy(text, h, hl);
     used = hl;
@@ -57,7 +58,7 @@ static uint8_t *build(const struct variant *v, const uint8_t *d, size_t n, size_
     size_t i = 0;
     while (i < n) {
         int count = d[i++];
-        size_t glen = DATAGEN_GAME_HEADER + (size_t)count * DATAGEN_RECORD;
+        size_t glen = DATAGEN_GAME_HEADER + (size_t)count * rec;
         memset(game, 0, glen);
         size_t take = n - i < glen ? n - i : glen;
         memcpy(game, d + i, take);
@@ -92,7 +93,15 @@ done:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     fuzz_quiet_stdout();
-    const struct variant *v = variant_builtin(((data[0] >> 1) & 7) % 5);
+    static char berserk_rules[] = "dim:11 name:Berserk surf:n atkf:n tfr:l kj:r ber:c "
+                                  "start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/"
+                                  "t4T4t/11/5c5/3ttttt3/";
+    static struct variant berserk;
+    char why[200];
+    if (!berserk.size && !opentafl_read_rules(&berserk, berserk_rules, why, sizeof why))
+        fuzz_broken("Berserk's rules string");
+    int pick = ((data[0] >> 1) & 7) % 6;
+    const struct variant *v = pick == 5 ? &berserk : variant_builtin(pick);
     const uint8_t *body = data + 1;
     size_t len = size - 1;
     uint8_t *owned = NULL;
@@ -118,7 +127,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (ok2 != ok || (ok && tp != positions)) fuzz_broken("trainer reads differently");
         train_data_free(td);
     }
-    char *argv[] = {"games", "summary", (char *)path, "--variant", (char *)v->name, NULL};
+    char *argv[] = {"games",
+                    "summary",
+                    (char *)path,
+                    pick == 5 ? "--rules" : "--variant",
+                    pick == 5 ? berserk_rules : (char *)v->name,
+                    NULL};
     int rc = cmd_games(5, argv);
     if (rc != 0 && rc != 1) fuzz_broken("hnefi games exit status");
     free(owned);
