@@ -177,6 +177,11 @@ int book_negate(int child_value) {
     return v;
 }
 
+/* The same, when the child has the same side to move (a berserk turn's second move). */
+static int book_same_side(int child_value) {
+    return book_negate(-child_value);
+}
+
 /* The positions of the line being backed up, for repetitions. */
 struct backup_path {
     int n;
@@ -245,7 +250,7 @@ static void backup_node(struct book_builder *bb, struct book_node *node, const s
                 path->n--;
             }
             if (cn && cn->state == 2 && cn->has_value) {
-                value = book_negate(cn->value);
+                value = child.side == p->side ? book_same_side(cn->value) : book_negate(cn->value);
                 depth = cn->vdepth < 254 ? cn->vdepth + 1 : 255;
                 known = backed = true;
             }

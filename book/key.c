@@ -39,6 +39,9 @@ static size_t image_bytes(const struct position *p, const uint16_t *perm, uint8_
     b = p->def;
     while (bb_any(b)) bytes[2 + perm[bb_pop(&b)]] = 2;
     bytes[2 + perm[p->king_sq]] = 3;
+    b = p->spec; /* commanders 4, knights 5 */
+    while (bb_any(b)) bytes[2 + perm[bb_pop(&b)]] += 3;
+    if (pos_berserker(p) >= 0) bytes[2 + perm[pos_berserker(p)]] |= 8;
     return (size_t)(2 + n * n);
 }
 

@@ -4,7 +4,8 @@
  *
  * The key of a position is FNV-1a 64 over its canonical bytes: the board size n, the side to
  * move (0 attackers, 1 defenders), then one byte per square in index order (rank * n + file, a1
- * first: 0 empty, 1 attacker, 2 defender, 3 king). A position and its images under the
+ * first: 0 empty, 1 attacker, 2 defender, 3 king, 4 commander, 5 knight; plus 8 on the square
+ * of a berserker, the piece that must move again). A position and its images under the
  * symmetries the variant allows (engine/symmetry.h) are one book entry: the book keys the image
  * with the smallest key (the canonical image; the lowest symmetry number on a tie), and stores
  * moves as they are played on that image. A canonical image may be symmetric itself (the start

@@ -48,9 +48,11 @@ static void lines_record(struct lines_walk *w, const struct book_move *last) {
     }
     if (l->known) {
         l->value = p->side == SIDE_ATTACKERS ? best : -best;
-    } else if (last->depth) {
+    } else if (last->depth) { /* the score of the side that played it (the same side again
+                                   after a berserk turn's capture) */
         l->known = true;
-        l->value = p->side == SIDE_ATTACKERS ? -last->score : last->score;
+        int mover = w->game->pos[w->game->n - 1].side;
+        l->value = mover == SIDE_ATTACKERS ? last->score : -last->score;
     }
 }
 

@@ -34,7 +34,7 @@ move_t sym_move(int k, move_t m, int n) {
     return move_make(sym_square(k, move_from(m), n), sym_square(k, move_to(m), n));
 }
 
-/* Writes the image of src under symmetry k into dst (key recomputed, result kept). */
+/* Writes the image of src under symmetry k into dst (special pieces and berserker mapped too). */
 void sym_position(int k, const struct position *src, struct position *dst) {
     int n = src->v->size;
     *dst = *src;
@@ -42,6 +42,8 @@ void sym_position(int k, const struct position *src, struct position *dst) {
     dst->def = sym_set(k, src->def, n);
     dst->king = sym_set(k, src->king, n);
     dst->king_sq = (bb_square_t)sym_square(k, src->king_sq, n);
+    dst->spec = sym_set(k, src->spec, n);
+    if (pos_berserker(src) >= 0) pos_set_berserker(dst, sym_square(k, pos_berserker(src), n));
     dst->key = pos_compute_key(dst);
 }
 
@@ -50,9 +52,18 @@ unsigned sym_variant_allows(const struct variant *v) {
     struct position p;
     pos_init_start(&p, v);
     int n = v->size;
-    const bb_t sets[] = {
-        p.att,          p.def,        p.king,        v->throne,        v->corner_mask,
-        v->escape_mask, v->men_block, v->king_block, v->men_forbidden, v->king_forbidden};
+    const bb_t sets[] = {p.att,
+                         p.def,
+                         p.king,
+                         p.spec,
+                         v->throne,
+                         v->corner_mask,
+                         v->escape_mask,
+                         v->men_block,
+                         v->king_block,
+                         v->men_forbidden,
+                         v->king_forbidden,
+                         v->special_squares};
     unsigned allowed = 1;
     for (int k = 1; k < SYM_NB; k++) {
         bool same = true;

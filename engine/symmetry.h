@@ -8,9 +8,10 @@
  *   2 (m - r, m - f) a half turn   6 (f, r) the a1-k11 diagonal
  *   3 (m - f, r) three quarters    7 (m - f, m - r) the other diagonal
  * Every symmetry is its own inverse except 1 and 3, which undo each other. A variant allows the
- * symmetries that leave its start position and every mask (throne, corners, escape squares,
- * where men and the king may stop and pass) unchanged; its rules say nothing else about where a
- * square is, so a position and its image under an allowed symmetry play alike.
+ * symmetries that leave its start position (its commanders and knights included) and every mask
+ * (throne, corners, escape squares, where men and the king may stop and pass, where restricted
+ * jumps go) unchanged; its rules say nothing else about where a square is, so a position and
+ * its image under an allowed symmetry play alike.
  */
 #ifndef HNEFI_ENGINE_SYMMETRY_H
 #define HNEFI_ENGINE_SYMMETRY_H
@@ -31,7 +32,8 @@ bb_t sym_set(int k, bb_t b, int n);
 /* Returns the image of a move under symmetry k. */
 move_t sym_move(int k, move_t m, int n);
 
-/* Writes the image of src under symmetry k into dst (key recomputed, result kept). */
+/* Writes the image of src under symmetry k into dst (commanders, knights and the berserker
+   mapped too; key recomputed, result kept). */
 void sym_position(int k, const struct position *src, struct position *dst);
 
 /* Returns the set of symmetries v allows (bit k for symmetry k; bit 0 is always set). */

@@ -84,7 +84,7 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     struct nnue_net r = {0};
     r.arch = (int)arch;
     uint32_t size = get32(b + 16), inputs = get32(b + 20), hidden = get32(b + 24);
-    if (size > BB_MAX_SIZE && size <= 19) {
+    if (size > BB_MAX_SIZE && size <= 19 && size % 2 == 1) {
         snprintf(why, sizeof why,
                  "the network is for a %ux%u board; the game is on a board up to %dx%d (name "
                  "the network's variant, e.g. --variant, to play there)",

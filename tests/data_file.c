@@ -65,3 +65,22 @@ char *data_file_read(const char *name, size_t *len) {
     *len = (size_t)size;
     return out;
 }
+
+/* Copies the rules string of OpenTafl variant number n into out; false after printing why. */
+bool data_opentafl_rules(int n, char *out, size_t outlen) {
+    size_t len;
+    char *text = data_file_read("opentafl-variants.tsv", &len);
+    bool ok = false;
+    for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l && !ok;
+         l = strtok_r(NULL, "\n", &save)) {
+        char *rules = strchr(l, '\t');
+        if (l[0] == '#' || !rules || atoi(l) != n) continue;
+        rules[1 + strcspn(rules + 1, "\r")] = '\0';
+        ok = strlen(rules + 1) < outlen;
+        if (ok) memcpy(out, rules + 1, strlen(rules + 1) + 1);
+    }
+    if (!ok)
+        fprintf(stderr, "    OpenTafl variant %d: not in opentafl-variants.tsv, or too long\n", n);
+    free(text);
+    return ok;
+}

@@ -20,6 +20,7 @@
 #include "book/lines.h"
 #include "book/zio.h"
 #include "check.h"
+#include "data_file.h"
 #include "engine/make.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -159,12 +160,22 @@ static long canon_moves_of(const struct variant *v, uint64_t *s) {
     return checked;
 }
 
-/* On random games of every built-in variant, images and moves map back equivalently. */
+/* Reads OpenTafl variant n (tests/data) into v; false if it is not there. */
+static bool opentafl_variant(int n, struct variant *v) {
+    char rules[4096], err[200];
+    return data_opentafl_rules(n, rules, sizeof rules) &&
+           opentafl_read_rules(v, rules, err, sizeof err);
+}
+
+/* On random games of every built-in variant and Berserk, images and moves map back equivalently. */
 static void test_canon_moves(void) {
     uint64_t s = 11;
     long checked = 0;
     for (int vi = 0; variant_builtin(vi); vi++) checked += canon_moves_of(variant_builtin(vi), &s);
     CHECK(checked > 10000);
+    /* Berserk: commanders, a knight and berserkers map with the squares */
+    struct variant berserk;
+    if (CHECK(opentafl_variant(5, &berserk))) CHECK(canon_moves_of(&berserk, &s) > 2000);
 }
 
 /* Returns the book move of the position after line (in v) for the move text, or NULL. */
@@ -676,23 +687,26 @@ static int negamax(const struct position *p, int depth, int ply, long *nodes) {
         make_move(&c, p, moves[i]);
         ++*nodes;
         int v;
+        int sign = c.side == p->side ? 1 : -1; /* a berserk turn: the same side again */
         if (c.result != RESULT_NONE)
             v = c.result == RESULT_DRAW ? 0
                 : (c.result == RESULT_ATTACKERS) == (p->side == SIDE_ATTACKERS)
                     ? SCORE_WIN - (ply + 1)
                     : -(SCORE_WIN - (ply + 1));
         else if (depth == 1)
-            v = -leaf_value(&c);
+            v = sign * leaf_value(&c);
         else
-            v = -negamax(&c, depth - 1, ply + 1, nodes);
+            v = sign * negamax(&c, depth - 1, ply + 1, nodes);
         if (v > best) best = v;
     }
     return best;
 }
 
-/* Puts every position of the tree of depth plies below p into the book as searched. */
-static void fill_tree(struct book_builder *bb, const struct position *p, int depth) {
+/* Puts every position of the tree of depth plies below p into the book as searched; counts
+   those in a berserk turn. */
+static void fill_tree(struct book_builder *bb, const struct position *p, int depth, long *berserk) {
     struct book_canon c;
+    *berserk += pos_berserker(p) >= 0;
     book_canon(p, bb->syms, &c);
     struct book_node *node = book_builder_node(bb, c.key, p->side, true);
     node->flags |= BOOK_POS_SEARCHED;
@@ -704,10 +718,11 @@ static void fill_tree(struct book_builder *bb, const struct position *p, int dep
         struct book_move *m = book_builder_move(node, book_move_to_book(&c, moves[i]), true);
         if (ch.result != RESULT_NONE) continue; /* the back-up scores the end itself */
         if (depth == 1) {
-            m->score = (int16_t)-leaf_value(&ch); /* as a search would have scored it */
+            /* as a search would have scored it */
+            m->score = (int16_t)(ch.side == p->side ? leaf_value(&ch) : -leaf_value(&ch));
             m->depth = 1;
         } else {
-            fill_tree(bb, &ch, depth - 1);
+            fill_tree(bb, &ch, depth - 1, berserk);
         }
     }
 }
@@ -728,7 +743,12 @@ static void check_tree(struct book_builder *bb, const struct position *p, int de
     for (int i = 0; i < n; i++) {
         struct position ch;
         make_move(&ch, p, moves[i]);
-        if (ch.result == RESULT_NONE) check_tree(bb, &ch, depth - 1, count);
+        if (ch.result != RESULT_NONE) continue;
+        /* each move's backed-up score (a wrong sign need not change the best move's value) */
+        struct book_move *m = book_builder_move(node, book_move_to_book(&c, moves[i]), false);
+        int sign = ch.side == p->side ? 1 : -1;
+        if (CHECK(m)) CHECK_EQ_INT(m->score, sign * negamax(&ch, depth - 1, 1, &nodes));
+        check_tree(bb, &ch, depth - 1, count);
     }
 }
 
@@ -741,13 +761,29 @@ static void test_backup(void) {
     struct position start;
     pos_init_start(&start, &v);
     enum { DEPTH = 3 };
-    fill_tree(&bb, &start, DEPTH);
+    long checked = 0, nodes = 0, berserk = 0;
+    fill_tree(&bb, &start, DEPTH, &berserk);
     book_builder_backup(&bb);
-    long checked = 0, nodes = 0;
     check_tree(&bb, &start, DEPTH, &checked);
     CHECK(checked > 20);
     /* the brute force at 5 plies: the defenders escape in 5 */
     CHECK_EQ_INT(negamax(&start, 5, 0, &nodes), SCORE_WIN - 5);
+    book_builder_free(&bb);
+    /* with berserk turns (a capture by a commander or the king's side moves again) and
+       commanders in the position and the key: the same agreement */
+    struct variant bv = *variant_by_name("brandubh");
+    char err[200];
+    snprintf(bv.name, sizeof bv.name, "brandubh-berserk");
+    CHECK(variant_set_option(&bv, "berserk", "capture", err, sizeof err));
+    CHECK(fen_read_start(&bv, "7/3da2/7/ad1k1c1/3a3/2c4/7 a", err, sizeof err));
+    CHECK(book_builder_init(&bb, &bv));
+    pos_init_start(&start, &bv);
+    checked = berserk = 0;
+    fill_tree(&bb, &start, DEPTH, &berserk);
+    book_builder_backup(&bb);
+    check_tree(&bb, &start, DEPTH, &checked);
+    CHECK(checked > 20);
+    CHECK(berserk > 0);
     book_builder_free(&bb);
 }
 
@@ -862,21 +898,6 @@ static void test_merge_and_lines(void) {
 
 /* Runs the book tests. */
 #if HNEFI_WIDE
-/* Reads OpenTafl variant n's rules string from tests/data into v; false if it is not there. */
-static bool opentafl_variant(int n, struct variant *v) {
-    FILE *f = fopen(HNEFI_TEST_DATA "/opentafl-variants.tsv", "r");
-    char line[2048], err[200];
-    bool ok = false;
-    while (f && !ok && fgets(line, sizeof line, f)) {
-        char *tab = strchr(line, '\t');
-        if (line[0] == '#' || !tab || atoi(line) != n) continue;
-        tab[1 + strcspn(tab + 1, "\r\n")] = '\0';
-        ok = opentafl_read_rules(v, tab + 1, err, sizeof err);
-    }
-    if (f) fclose(f);
-    return ok;
-}
-
 /* Returns the decompressed length of frame k (0 header, 1 body) of a book file, or 0. */
 static size_t frame_length(const char *path, int k, uint8_t *version) {
     size_t size, at = 0, flen = 0;

@@ -18,6 +18,7 @@
 #include "book/expand.h"
 #include "book/zio.h"
 #include "check.h"
+#include "data_file.h"
 #include "engine/notation.h"
 #include "pipe_process.h"
 #include "selfplay/openings.h"
@@ -189,6 +190,24 @@ static void test_wide_book(void) {
            __LINE__);
     expect("book merge mixed.book bd.book c13.book", 1, "c13.book: the book is for a 13x13 board",
            __LINE__);
+}
+
+/* A Berserk book (commanders, a knight and berserk turns in its positions): built from games,
+   grown by search, shown and turned into lines. */
+static void test_berserk_book(void) {
+    char rules[1024], cmd[2048];
+    if (!CHECK(data_opentafl_rules(5, rules, sizeof rules))) return;
+    snprintf(cmd, sizeof cmd,
+             "selfplay --rules '%s' --games 6 --tc nodes:300 --quiet --no-sync --records "
+             "bz.zst",
+             rules);
+    expect(cmd, 0, "6 of 6 games counted", __LINE__);
+    snprintf(cmd, sizeof cmd, "book build bz.book --from bz.zst --rules '%s'", rules);
+    expect(cmd, 0, "wrote bz.book: Berserk", __LINE__);
+    expect("book expand bz.book --nodes 300 --positions 4 --threads 1 --quiet", 0,
+           "4 positions searched", __LINE__);
+    expect("book show bz.book", 0, "book: ", __LINE__);
+    expect("book openings bz.book --count 1 --plies 2", 0, "1 lines of 2 plies", __LINE__);
 }
 
 /* Reads lines until one starts with prefix, and returns it (or ""). */
@@ -597,6 +616,7 @@ int main(void) {
     test_openings();
     test_analyze();
     test_wide_book();
+    test_berserk_book();
     test_uci();
     test_otep();
     test_htp();

@@ -750,17 +750,10 @@ static void ref_test_examples(void) {
 /* Reads OpenTafl variant number `number` of tests/data/opentafl-variants.tsv (the rules strings
    the host sends) into v; false if it is missing or does not load. */
 static bool ref_load_opentafl(int number, struct variant *v) {
-    size_t len;
-    char *text = data_file_read("opentafl-variants.tsv", &len);
-    bool ok = false;
-    for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l && !ok;
-         l = strtok_r(NULL, "\n", &save)) {
-        char *rules = strchr(l, '\t'), err[200];
-        if (l[0] == '#' || !rules || atoi(l) != number) continue;
-        ok = opentafl_read_rules(v, rules + 1, err, sizeof err);
-        if (!ok) fprintf(stderr, "    OpenTafl variant %d: %s\n", number, err);
-    }
-    free(text);
+    char rules[4096], err[200];
+    if (!data_opentafl_rules(number, rules, sizeof rules)) return false;
+    bool ok = opentafl_read_rules(v, rules, err, sizeof err);
+    if (!ok) fprintf(stderr, "    OpenTafl variant %d: %s\n", number, err);
     return ok;
 }
 

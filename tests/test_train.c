@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "data_file.h"
 
 static char out[1 << 18];
 
@@ -48,22 +49,6 @@ static double loss_of(int epoch, const char *key) {
     return k ? atof(k + strlen(key)) : -1;
 }
 
-/* Reads OpenTafl variant n's rules string from tests/data into text; false if it is not there. */
-static bool opentafl_rules(int n, char *text, size_t textlen) {
-    FILE *f = fopen(HNEFI_TEST_DATA "/opentafl-variants.tsv", "r");
-    char line[2048];
-    bool found = false;
-    while (f && !found && fgets(line, sizeof line, f)) {
-        char *tab = strchr(line, '\t');
-        if (line[0] == '#' || !tab || atoi(line) != n) continue;
-        tab[1 + strcspn(tab + 1, "\r\n")] = '\0';
-        snprintf(text, textlen, "%s", tab + 1);
-        found = true;
-    }
-    if (f) fclose(f);
-    return found;
-}
-
 /*
  * Training data of format version 2, on its own: Berserk (commanders, knights, berserk turns;
  * not built in, so the file's rules string names it) and, on the wide build, copenhagen13. The
@@ -71,7 +56,7 @@ static bool opentafl_rules(int n, char *text, size_t textlen) {
  */
 static void test_special(const char *dir) {
     char cmd[4096], rules[1024];
-    if (!CHECK(opentafl_rules(5, rules, sizeof rules))) return;
+    if (!CHECK(data_opentafl_rules(5, rules, sizeof rules))) return;
     snprintf(cmd, sizeof cmd,
              "selfplay --rules '%s' --games 4 --tc nodes:300 --quiet --no-sync --datagen "
              "%s/b.dat --records %s/b.zst",

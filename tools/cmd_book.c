@@ -164,14 +164,6 @@ static int book_build(int argc, char **argv) {
         fprintf(stderr, "hnefi book build: expected OUT --from FILE... (try hnefi book --help)\n");
         return 2;
     }
-    if (g.variant.special_pieces) {
-        /* a book key holds men and the king only (docs/book.md) */
-        fprintf(stderr,
-                "hnefi book build: %s has commanders, knights, jumps or berserk turns, which "
-                "books do not hold\n",
-                g.variant.name);
-        return 2;
-    }
     if (!cli_check_writable(out, "hnefi book build")) return 1;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
