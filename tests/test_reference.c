@@ -878,6 +878,8 @@ static void ref_perft_table(const struct variant *v, int depth) {
 int main(void) {
     bool quick = getenv("HNEFI_QUICK") != NULL;
     long target = quick ? 5000 : 100000;
+    /* HNEFI_REF_PERFT=D: only the perft tables, to depth D (a long run for docs/rules.md) */
+    int perft_only = getenv("HNEFI_REF_PERFT") ? atoi(getenv("HNEFI_REF_PERFT")) : 0;
     /* the built-in variants, then OpenTafl's variants that need rules beyond them (by number) */
 #if HNEFI_WIDE
     /* the wide bitboard: a small board, hnefatafl.org's 13x13, then OpenTafl's Tablut 15x15, Sea
@@ -928,6 +930,10 @@ int main(void) {
         }
         v.repetition = REP_NONE;
         variant_finish(&v);
+        if (perft_only > 0) {
+            if (vi >= NBUILTIN || v.size > 11) ref_perft_table(&v, perft_only);
+            continue;
+        }
         if (v.berserk != BERSERK_NONE) ref_test_berserk(&v); /* rules.md's Berserk examples */
         struct tafl_game *t = tafl_new(&v);
         if (!CHECK(t != NULL)) continue;
