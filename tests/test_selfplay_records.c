@@ -263,6 +263,23 @@ static void test_berserk_record(void) {
     CHECK(!datagen_read(path, &other, NULL, NULL, &games, &positions, err, sizeof err));
     CHECK(strstr(err, "holds Berserk data of other rules: the file has 'ber:c', the rules in "
                       "play 'ber:m'") != NULL);
+    /* a header of a version no hnefi writes, or whose rules string has another length */
+    uint8_t h[DATAGEN_HEADER_MAX];
+    size_t hlen = datagen_make_header(h, &v);
+    const char *bad = tmp_path(2, "bad-header.dat");
+    for (int k = 0; k < 2; k++) {
+        uint8_t copy[DATAGEN_HEADER_MAX];
+        memcpy(copy, h, hlen);
+        copy[k == 0 ? 8 : 20] += 1; /* the version, or the rules string's length */
+        unlink(bad);
+        int bfd = open(bad, O_WRONLY | O_CREAT, 0644);
+        CHECK(bfd >= 0 && zio_append_frame(bfd, copy, hlen, false, err, sizeof err));
+        if (bfd >= 0) close(bfd);
+        CHECK(!datagen_file_variant(bad, &back, err, sizeof err));
+        CHECK(strstr(err, k == 0 ? "training data of version 3; this hnefi reads versions 1 and 2"
+                                 : "is damaged: its header") != NULL);
+        CHECK(!datagen_read(bad, &v, NULL, NULL, &games, &positions, err, sizeof err));
+    }
     free(again);
     free(g);
     free(r);
