@@ -1,11 +1,13 @@
 /* Built-in variants and the masks derived from a variant's options. */
 #include "engine/variant.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /*
  * The start positions as board diagrams: the top rank first, one character per square (a an
- * attacker, d a defender, k the king, . empty). The attackers move first in every built-in.
+ * attacker, d a defender, k the king, . empty). The attackers move first in every built-in but
+ * Alea Evangelii.
  */
 static const char start_11[] = "...aaaaa..."
                                ".....a....."
@@ -50,11 +52,33 @@ static const char start_13[] = "...aaaaaaa..."
                                "............."
                                "......a......"
                                "...aaaaaaa...";
+/* Alea Evangelii as OpenTafl lays it out (its variant 14: 48 attackers, 24 defenders, the king). */
+static const char start_19[] = "..a..a.......a..a.."
+                               "..................."
+                               "a....a.......a....a"
+                               ".......a.a.a......."
+                               "......a.d.d.a......"
+                               "a.a..a.......a..a.a"
+                               "....a....d....a...."
+                               "...a....d.d....a..."
+                               "....d..d.d.d..d...."
+                               "...a..d.dkd.d..a..."
+                               "....d..d.d.d..d...."
+                               "...a....d.d....a..."
+                               "....a....d....a...."
+                               "a.a..a.......a..a.a"
+                               "......a.d.d.a......"
+                               ".......a.a.a......."
+                               "a....a.......a....a"
+                               "..................."
+                               "..a..a.......a..a..";
 #endif
 
 /* A built-in variant: its rules, and its start position as a diagram (read once at start-up). */
 struct builtin {
     const char *diagram;
+    bool defenders_first;
+    int corner_block; /* if not 0: the corners are blocks this many squares wide */
     struct variant v;
 };
 
@@ -171,18 +195,40 @@ static struct builtin builtins[] = {
            .encirclement = true,
            .repetition = REP_ILLEGAL_DEFENDER_REPEAT,
            .no_moves = NO_MOVES_LOSS}},
+    /* Alea Evangelii: OpenTafl's rules (its variant 14) with the seed text's first mover, the
+       defenders (docs/rules.md) */
+    {.diagram = start_19,
+     .defenders_first = true,
+     .corner_block = 2,
+     .v = {.name = "alea",
+           .size = 19,
+           .escape = ESCAPE_CORNER,
+           .centre = true,
+           .corners = true,
+           .throne_stop = THRONE_NOBODY,
+           .throne_pass = THRONE_ALL,
+           .hostile_corner = KIND_A | KIND_D | KIND_K,
+           .hostile_throne_empty = KIND_A | KIND_D | KIND_K,
+           .hostile_throne_king = 0,
+           .hostile_edge_king = false,
+           .king_armed = KING_ARMED_YES,
+           .king_capture = KING_CAPTURE_FOUR,
+           .sw_flank_only = true,
+           .encirclement = true,
+           .repetition = REP_LOSS_REPEATER,
+           .no_moves = NO_MOVES_LOSS}},
 #endif
 };
 
 enum { BUILTIN_NB = sizeof builtins / sizeof builtins[0] };
 static bool builtins_ready;
 
-/* Sets the start position of v from a diagram of its board (see start_11), attackers first. */
-static void start_from_diagram(struct variant *v, const char *diagram) {
+/* Sets the start position of v from a diagram of its board (see start_11) and its first mover. */
+static void start_from_diagram(struct variant *v, const char *diagram, bool defenders_first) {
     int n = v->size;
     struct variant_start *s = &v->start;
     s->att = s->def = BB_EMPTY;
-    s->side = SIDE_ATTACKERS;
+    s->side = defenders_first ? SIDE_DEFENDERS : SIDE_ATTACKERS;
     for (int row = 0; row < n; row++) {
         for (int file = 0; file < n; file++) {
             int sq = (n - 1 - row) * n + file;
@@ -198,7 +244,13 @@ static void start_from_diagram(struct variant *v, const char *diagram) {
 static void builtins_init(void) {
     if (builtins_ready) return;
     for (int i = 0; i < BUILTIN_NB; i++) {
-        start_from_diagram(&builtins[i].v, builtins[i].diagram);
+        struct builtin *b = &builtins[i];
+        start_from_diagram(&b->v, b->diagram, b->defenders_first);
+        for (int r = 0, n = b->v.size; r < b->corner_block; r++)
+            for (int f = 0; f < b->corner_block; f++)
+                b->v.corner_squares |= bb_sq(r * n + f) | bb_sq(r * n + n - 1 - f) |
+                                       bb_sq((n - 1 - r) * n + f) |
+                                       bb_sq((n - 1 - r) * n + n - 1 - f);
         variant_finish(&builtins[i].v);
     }
     builtins_ready = true;
@@ -222,7 +274,7 @@ const struct variant *variant_by_name(const char *name) {
 static const struct {
     const char *name;
     int size;
-} wide_only[] = {{"copenhagen13", 13}};
+} wide_only[] = {{"copenhagen13", 13}, {"alea", 19}};
 
 /* Returns the board size of name if it is a built-in variant of the wide build only, else 0. */
 int variant_wide_only(const char *name) {
@@ -234,6 +286,20 @@ int variant_wide_only(const char *name) {
 /* Returns the name of the i-th built-in variant of the wide build only, or NULL past the end. */
 const char *variant_wide_only_name(int i) {
     return i >= 0 && i < (int)(sizeof wide_only / sizeof *wide_only) ? wide_only[i].name : NULL;
+}
+
+/* Writes the names of every built-in variant of either build, comma-separated, into out. */
+void variant_names(char *out, size_t outlen) {
+    builtins_init();
+    size_t at = 0;
+    if (outlen) out[0] = '\0';
+    for (int i = 0; i < BUILTIN_NB + (HNEFI_WIDE ? 0 : (int)(sizeof wide_only / sizeof *wide_only));
+         i++) {
+        const char *name = i < BUILTIN_NB ? builtins[i].v.name : wide_only[i - BUILTIN_NB].name;
+        int w = snprintf(out + at, outlen - at, "%s%s", i ? ", " : "", name);
+        if (w < 0 || (size_t)w >= outlen - at) return;
+        at += (size_t)w;
+    }
 }
 
 /* Returns v's board side. */

@@ -122,6 +122,9 @@ int variant_wide_only(const char *name);
 /* Returns the name of the i-th built-in variant of the wide build only, or NULL past the end. */
 const char *variant_wide_only_name(int i);
 
+/* Writes the names of every built-in variant of either build, comma-separated, into out. */
+void variant_names(char *out, size_t outlen);
+
 /* Returns v's board side (for callers that cannot read this build's struct variant). */
 int variant_size(const struct variant *v);
 

@@ -140,6 +140,11 @@ static void wide_boards(void) {
 #if HNEFI_WIDE_BOARDS
     ok("perft --variant copenhagen13 2", "perft 2: 20348 nodes");
     ok("show --variant copenhagen13", "legal moves: 180");
+    ok("show --variant alea", "to move: defenders"); /* the seed's first mover */
+    ok("show --variant alea", "legal moves: 184");
+    ok("show --variant alea --moves j11j12", /* a move past the 9th rank */
+       "a1a2a7a2a1a/4a4d4a4/3a4ddd4a3/4d2d3d2d4/3a2d1dkd1d2a3/");
+    bad_status("show --variant alea_evangelii", 2, "copenhagen13, alea)");
     char dir[] = "/tmp/hnefi-cli-wide-XXXXXX", args[512];
     if (!CHECK(mkdtemp(dir))) return;
     snprintf(args, sizeof args,

@@ -882,9 +882,10 @@ int main(void) {
     int perft_only = getenv("HNEFI_REF_PERFT") ? atoi(getenv("HNEFI_REF_PERFT")) : 0;
     /* the built-in variants, then OpenTafl's variants that need rules beyond them (by number) */
 #if HNEFI_WIDE
-    /* the wide bitboard: a small board, hnefatafl.org's 13x13, then OpenTafl's Tablut 15x15, Sea
-       Battle 13x13 and Alea Evangelii 19x19 (sixteen corner squares) */
-    const char *names[] = {"brandubh", "copenhagen13"};
+    /* the wide bitboard: a small board, hnefatafl.org's 13x13, the built-in Alea Evangelii (the
+       defenders first), then OpenTafl's Tablut 15x15, Sea Battle 13x13 and Alea Evangelii 19x19
+       (sixteen corner squares, the attackers first) */
+    const char *names[] = {"brandubh", "copenhagen13", "alea"};
     static const int opentafl[] = {12, 13, 14};
 #else
     const char *names[] = {"copenhagen", "fetlar", "tablut", "linnaeus", "brandubh"};
@@ -940,7 +941,10 @@ int main(void) {
         struct ref_stats st = {0};
         uint64_t rng = 0x5eed0000ULL + (uint64_t)vi;
         /* Every fourth round of styles, and every other smother game, starts thinned. */
-        for (long g = 0; st.std_positions < target && st.mismatches < 1000; g++)
+        /* the built-in alea has variant 14's rules but its first mover (tests/test_rules.c):
+           half the positions, where variant 14 has them all */
+        long want = strcmp(v.name, "alea") == 0 ? target / 2 : target;
+        for (long g = 0; st.std_positions < want && st.mismatches < 1000; g++)
             ref_play_game(&st, &v, t, &rng, (int)(g % STYLE_NB),
                           (g / STYLE_NB) % 4 == 3 || (g % STYLE_NB == STYLE_SMOTHER && g % 2));
         tafl_free(t);
@@ -961,7 +965,7 @@ int main(void) {
         fflush(stdout);
 
         CHECK_EQ_INT(st.mismatches, 0);
-        CHECK(st.std_positions >= target);
+        CHECK(st.std_positions >= want);
         /* The rules this variant has must have fired (on some examined move) a few times. */
         long few = quick ? 1 : 5;
         CHECK(st.fired[CNT_ESCAPE] >= few);

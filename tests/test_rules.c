@@ -752,6 +752,21 @@ static void alea_evangelii(void) {
     CHECK(q.result == RESULT_ATTACKERS && q.reason == END_KING_CAPTURED);
     p = setup(&v, "k10", "", "j12", 'd'); /* the king may not come back to the centre */
     CHECK(!legal(&p, "j12j10") && legal(&p, "j12j11"));
+    /* the built-in alea is that string's variant with the seed text's first mover, the
+       defenders: every option and the placement the same */
+    const struct variant *b = variant_by_name("alea");
+    char want[2048], got[2048];
+    if (CHECK(b != NULL) && CHECK(variant_describe(&v, want, sizeof want) > 0) &&
+        CHECK(variant_describe(b, got, sizeof got) > 0)) {
+        CHECK(b->start.side == SIDE_DEFENDERS && v.start.side == SIDE_ATTACKERS);
+        char *w = strstr(want, "\nstart "), *g = strstr(got, "\nstart ");
+        if (CHECK(w && g)) {
+            char *ws = strchr(w + 1, '\n'), *gs = strchr(g + 1, '\n');
+            CHECK(ws && gs && ws[-1] == 'a' && gs[-1] == 'd'); /* the FEN's side to move */
+            if (ws && gs) ws[-1] = gs[-1] = '?';
+            CHECK(strcmp(w, g) == 0);
+        }
+    }
 }
 #endif
 

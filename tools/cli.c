@@ -19,7 +19,8 @@
 #include "tools/proto_session.h"
 
 #define CLI_RULES_USAGE                                                                            \
-    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh\n"                \
+    "  --variant V      copenhagen (default), fetlar, tablut, linnaeus, brandubh; 13x13\n"         \
+    "                   copenhagen13 and 19x19 alea (Alea Evangelii), on the wide build\n"         \
     "  --rules S        an OpenTafl rules string instead of a named variant\n"                     \
     "  --rule K=V       change one rule option (see docs/rules.md), repeatable\n"
 
@@ -119,10 +120,9 @@ int cli_game_option(struct cli_game *g, int argc, char **argv, int *i) {
         if (!(val = option_value(argc, argv, i))) return -1;
         const struct variant *v = variant_by_name(val);
         if (!v) {
-            fprintf(stderr,
-                    "hnefi: unknown variant '%s' (copenhagen, fetlar, tablut, linnaeus, "
-                    "brandubh)\n",
-                    val);
+            char names[200];
+            variant_names(names, sizeof names);
+            fprintf(stderr, "hnefi: unknown variant '%s' (%s)\n", val, names);
             return -1;
         }
         g->variant = *v;

@@ -231,9 +231,10 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
             return false;
         }
         if (!var) {
-            uci_error("setoption Variant: unknown variant '%s' (copenhagen, fetlar, tablut, "
-                      "linnaeus, brandubh)",
-                      proto_quote(value, q, sizeof q));
+            char names[200];
+            variant_names(names, sizeof names);
+            uci_error("setoption Variant: unknown variant '%s' (%s)",
+                      proto_quote(value, q, sizeof q), names);
             return false;
         }
         set_variant(u, var);
