@@ -84,8 +84,14 @@ enum { RING_FROM_SOURCE = -2, RING_UNSEEN = -1 };
  * a piece of `shut` already stands on the edge.
  */
 int eval_ring_gaps(const struct position *p, bb_t shut, int cap) {
+    return eval_ring_flow(p, shut, cap, NULL);
+}
+
+/* eval_ring_gaps, and in *carried (if not NULL) the squares its flow passes through. */
+int eval_ring_flow(const struct position *p, bb_t shut, int cap, bb_t *carried) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
+    if (carried) *carried = BB_EMPTY;
     if (bb_any(shut & g->edge)) return cap;
     bb_t open = g->board & ~p->att, unfillable = shut | v->throne | v->corner_mask;
     int n = g->size * g->size;
@@ -144,6 +150,8 @@ int eval_ring_gaps(const struct position *p, bb_t shut, int cap) {
         }
         gaps++;
     }
+    for (int sq = 0; carried && sq < n; sq++)
+        if (through[sq] > 0) *carried |= bb_sq(sq);
     return gaps;
 }
 

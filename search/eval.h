@@ -54,6 +54,11 @@ int eval_position(const struct position *p, const struct eval_weights *w);
    an encircling ring; cap when one of them stands on the edge. */
 int eval_ring_gaps(const struct position *p, bb_t shut, int cap);
 
+/* eval_ring_gaps, and in *carried (if not NULL) the squares a maximum flow from `shut` to the
+   edge passes through, one path a gap: only filling one of them can close a gap (a square no
+   path uses leaves that flow, and so the count, as it was). */
+int eval_ring_flow(const struct position *p, bb_t shut, int cap, bb_t *carried);
+
 /* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
 bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen);
 

@@ -32,6 +32,9 @@
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
+    X(ring_men, 4, 0, 24)       /* no reduction of an attacker move that fills a gap of the        \
+                                   ring (encirclement) with at most this many men inside ... */    \
+    X(ring_gaps, 6, 1, 40)      /* ... and at most this many gaps left (0 men: off) */             \
     X(mop, 0, 0, 1)      /* mop-up: with the defenders down to a few men, the attackers ... */     \
     X(mop_men, 2, 0, 24) /* ... (at most this many men besides the king) score ... */              \
     X(mop_base, 400, 0, 2000) /* ... this much more, ... */                                        \

@@ -161,6 +161,27 @@ static int mop_up(const struct search_params *pr, const struct position *p) {
     return p->side == SIDE_ATTACKERS ? att : -att;
 }
 
+/* Returns the squares the attackers must still fill to shut the king and every defender off
+   the edge (eval_ring_flow, counted up to cap), or 0 where the encirclement rule does not apply
+   or more than ring_men men (besides the king) remain or one stands on the edge; *carried (if
+   not NULL) receives the squares where a move may close a gap. */
+static int ring_gaps_of(const struct search_params *sp, const struct position *p, int cap,
+                        bb_t *carried) {
+    const struct variant *v = p->v;
+    if (carried) *carried = BB_EMPTY;
+    if (!sp->ring_men || !v->encirclement || bb_popcount(p->def) > sp->ring_men) return 0;
+    bb_t shut = p->def | p->king;
+    if (bb_any(shut & v->g.edge)) return 0;
+    return eval_ring_flow(p, shut, cap, carried);
+}
+
+/* Returns whether the attacker move m, which made child, closes a gap of a ring that had gaps
+   (0: none counted) with squares its flow passed through. */
+static bool ring_closes(const struct search_params *sp, const struct position *child, move_t m,
+                        int gaps, bb_t squares) {
+    return gaps && bb_has(squares, move_to(m)) && ring_gaps_of(sp, child, gaps, NULL) < gaps;
+}
+
 /* Evaluates p at ply for its side to move: the network when the search has one, else the
    classical evaluation; and the mop-up term. */
 static int evaluate(struct thread *t, const struct position *p, int ply) {
@@ -387,6 +408,13 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         bb_t one = p->v->g.nbrs[p->king_sq];
         near_king = one | bb_neighbours(one, &p->v->g);
     }
+    /* the gaps of the attackers' ring (ring_men), while few enough to matter (0 when not), and
+       the squares where a move can close one */
+    bb_t ring_squares = BB_EMPTY;
+    int ring_gaps = p->side == SIDE_ATTACKERS && depth >= 3
+                        ? ring_gaps_of(sp, p, sp->ring_gaps + 1, &ring_squares)
+                        : 0;
+    if (ring_gaps > sp->ring_gaps) ring_gaps = 0;
     move_t tried[MAX_MOVES]; /* quiet moves searched without a cutoff, for the history malus */
     int ntried = 0;
 
@@ -411,12 +439,13 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
            more squares from him sets up no capture (a ring closed far away is the exception) */
         if (prune && sp->prune_filter &&
             (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m))
-                                       : !bb_has(near_king, move_to(m))))
+                                       : !ring_gaps && !bb_has(near_king, move_to(m))))
             continue;
         bb_t caught = make_move(&child, p, m);
-        /* a pruned move must not threaten a win (a line opened for the king, a ring closing); it
-           is made to see that, but not searched, so it is no node */
-        if (prune && bb_is_empty(caught) && child.result == RESULT_NONE && !threat_against(&child))
+        /* a pruned move must not threaten a win (a line opened for the king, a ring closing) nor
+           fill a gap of the ring; it is made to see that, but not searched, so it is no node */
+        if (prune && bb_is_empty(caught) && child.result == RESULT_NONE &&
+            !threat_against(&child) && !ring_closes(sp, &child, m, ring_gaps, ring_squares))
             continue;
         count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
@@ -449,6 +478,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 /* nor a move that threatens to win next move (it opens a king's escape line,
                    or sets up a capture of the king or a closing of the ring beside him) */
                 if (r > 0 && threat_against(&child)) r = 0;
+                /* nor, with few defenders left, an attacker move that closes a gap of the ring
+                   that would shut them all in: encirclements take several quiet moves */
+                if (r > 0 && ring_closes(sp, &child, m, ring_gaps, ring_squares)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 if (r < 0) r = 0;
                 score = search_child(t, p, &child, alpha, alpha + 1, new_depth - r, ply + 1, false);

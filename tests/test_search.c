@@ -436,7 +436,7 @@ static int gaps_brute(const struct position *p) {
 static void ring_gaps(void) {
     const char *names[] = {"copenhagen", "brandubh"};
     uint64_t rng = 12345;
-    int seen[4] = {0};
+    int seen[4] = {0}, closing = 0;
     for (int vi = 0; vi < 2; vi++) {
         const struct variant *v = variant_by_name(names[vi]);
         int n = v->size, mid = n / 2;
@@ -485,10 +485,25 @@ static void ring_gaps(void) {
             seen[want]++;
             if (got != want) fprintf(stderr, "ring gaps %s: %d, brute force %d\n", fen, got, want);
             CHECK_EQ_INT(got, want);
+            /* the squares the flow passes through hold every square whose filling closes a
+               gap (the search's ring_men looks only there) */
+            bb_t carried;
+            CHECK_EQ_INT(eval_ring_flow(&p, p.def | p.king, 3, &carried), got);
+            bb_t fillable = v->g.board & ~(pos_occupied(&p) | v->throne | v->corner_mask);
+            for (bb_t e = got > 0 && got < 3 ? fillable : BB_EMPTY; bb_any(e);) {
+                int sq = bb_pop(&e);
+                struct position q = p;
+                q.att |= bb_sq(sq);
+                if (eval_ring_gaps(&q, q.def | q.king, 3) < got) {
+                    closing++;
+                    CHECK(bb_has(carried, sq));
+                }
+            }
         }
     }
     /* every count is met often enough to mean something */
     for (int k = 0; k < 4; k++) CHECK(seen[k] > 50);
+    CHECK(closing > 100);
     /* hand-made: a closed ring, one gap (d6), a defender in the ring's wall (c6 and e4 to
        fill), two gaps (d6, e4), and a man on the edge */
     const struct variant *cop = variant_by_name("copenhagen");
