@@ -436,7 +436,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                      (futile || (lmp && searched >= lmp_moves));
         /* with prune_filter, a move that cannot threaten a win next move is pruned unmade: a
            defender man off the king's lines opens no line for him, an attacker landing three or
-           more squares from him sets up no capture (a ring closed far away is the exception) */
+           more squares from him sets up no capture (a ring closed far away is the exception:
+           while the ring has few gaps, ring_men, every attacker move is made and tested) */
         if (prune && sp->prune_filter &&
             (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m))
                                        : !ring_gaps && !bb_has(near_king, move_to(m))))
