@@ -805,7 +805,7 @@ static void loaded_king_between_enemies(void) {
                     p.v = &v;
                     int ksq = (k == 2 ? c - 1 : c - 2) * n + c;
                     p.king = bb_sq(ksq);
-                    p.king_sq = (int8_t)ksq;
+                    p.king_sq = (bb_square_t)ksq;
                     p.att = bb_sq(ksq - 1) | bb_sq(ksq + 1);
                     if (k != 1) p.att |= bb_sq(ksq - n);
                     if (k == 0) p.att |= bb_sq(ksq + n);
