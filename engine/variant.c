@@ -6,8 +6,8 @@
 
 /*
  * The start positions as board diagrams: the top rank first, one character per square (a an
- * attacker, d a defender, k the king, . empty). The attackers move first in every built-in but
- * Alea Evangelii.
+ * attacker, d a defender, k the king, . empty; + an empty corner square, where a variant has
+ * other corners than the four). The attackers move first in every built-in but Alea Evangelii.
  */
 static const char start_11[] = "...aaaaa..."
                                ".....a....."
@@ -53,8 +53,8 @@ static const char start_13[] = "...aaaaaaa..."
                                "......a......"
                                "...aaaaaaa...";
 /* Alea Evangelii as OpenTafl lays it out (its variant 14: 48 attackers, 24 defenders, the king). */
-static const char start_19[] = "..a..a.......a..a.."
-                               "..................."
+static const char start_19[] = "++a..a.......a..a++"
+                               "++...............++"
                                "a....a.......a....a"
                                ".......a.a.a......."
                                "......a.d.d.a......"
@@ -70,15 +70,14 @@ static const char start_19[] = "..a..a.......a..a.."
                                "......a.d.d.a......"
                                ".......a.a.a......."
                                "a....a.......a....a"
-                               "..................."
-                               "..a..a.......a..a..";
+                               "++...............++"
+                               "++a..a.......a..a++";
 #endif
 
 /* A built-in variant: its rules, and its start position as a diagram (read once at start-up). */
 struct builtin {
     const char *diagram;
     bool defenders_first;
-    int corner_block; /* if not 0: the corners are blocks this many squares wide */
     struct variant v;
 };
 
@@ -199,7 +198,6 @@ static struct builtin builtins[] = {
        defenders (docs/rules.md) */
     {.diagram = start_19,
      .defenders_first = true,
-     .corner_block = 2,
      .v = {.name = "alea",
            .size = 19,
            .escape = ESCAPE_CORNER,
@@ -223,7 +221,8 @@ static struct builtin builtins[] = {
 enum { BUILTIN_NB = sizeof builtins / sizeof builtins[0] };
 static bool builtins_ready;
 
-/* Sets the start position of v from a diagram of its board (see start_11) and its first mover. */
+/* Sets the start position of v, and corner squares it marks, from a diagram of its board (see
+   start_11) and its first mover. */
 static void start_from_diagram(struct variant *v, const char *diagram, bool defenders_first) {
     int n = v->size;
     struct variant_start *s = &v->start;
@@ -236,6 +235,7 @@ static void start_from_diagram(struct variant *v, const char *diagram, bool defe
             if (c == 'a') s->att |= bb_sq(sq);
             if (c == 'd') s->def |= bb_sq(sq);
             if (c == 'k') s->king_sq = sq;
+            if (c == '+') v->corner_squares |= bb_sq(sq);
         }
     }
 }
@@ -246,12 +246,7 @@ static void builtins_init(void) {
     for (int i = 0; i < BUILTIN_NB; i++) {
         struct builtin *b = &builtins[i];
         start_from_diagram(&b->v, b->diagram, b->defenders_first);
-        for (int r = 0, n = b->v.size; r < b->corner_block; r++)
-            for (int f = 0; f < b->corner_block; f++)
-                b->v.corner_squares |= bb_sq(r * n + f) | bb_sq(r * n + n - 1 - f) |
-                                       bb_sq((n - 1 - r) * n + f) |
-                                       bb_sq((n - 1 - r) * n + n - 1 - f);
-        variant_finish(&builtins[i].v);
+        variant_finish(&b->v);
     }
     builtins_ready = true;
 }
