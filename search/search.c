@@ -712,8 +712,8 @@ void search_free(struct search *s) {
 }
 
 /* Resizes the transposition table; false if out of memory (the old table stays). */
-bool search_set_hash(struct search *s, size_t mib) {
-    return tt_resize(&s->tt, mib);
+bool search_set_hash(struct search *s, size_t mib, void (*ready)(void *ctx), void *ctx) {
+    return tt_resize_then(&s->tt, mib, ready, ctx);
 }
 
 /* Clears the table and the move-ordering history (a new game); the threads share the work. */

@@ -81,8 +81,12 @@ struct search *search_new(size_t hash_mib);
 /* Stops and joins the threads and frees everything. */
 void search_free(struct search *s);
 
-/* Resizes the transposition table; false if out of memory (the old table stays). */
-bool search_set_hash(struct search *s, size_t mib);
+/*
+ * Resizes the transposition table; false if out of memory (the old table stays). ready(ctx), if
+ * not NULL, is called once the new table is found and before the old one is dropped: a caller
+ * with a search running stops it there, so that a failed resize leaves the search running.
+ */
+bool search_set_hash(struct search *s, size_t mib, void (*ready)(void *ctx), void *ctx);
 
 /* Clears the table and the move-ordering history (a new game). */
 void search_clear(struct search *s);

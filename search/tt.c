@@ -28,8 +28,10 @@ static void *map_aligned(size_t size, size_t align, void **map, size_t *map_byte
     return m + lead;
 }
 
-/* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
-bool tt_resize(struct tt *tt, size_t mib) {
+/* Sizes the table to at most mib MiB (at least one bucket), calling ready(ctx) (if not NULL)
+   once the new table is found and before the old one goes; false (nothing changed, ready not
+   called) if out of memory. */
+bool tt_resize_then(struct tt *tt, size_t mib, void (*ready)(void *ctx), void *ctx) {
     size_t bytes = mib << 20, buckets = 1;
     while (buckets * 2 * 4 * sizeof(struct tt_entry) <= bytes) buckets *= 2;
     size_t size = buckets * 4 * sizeof(struct tt_entry);
@@ -48,6 +50,7 @@ bool tt_resize(struct tt *tt, size_t mib) {
         free(dirty);
         return false;
     }
+    if (ready) ready(ctx);
     /* a fresh mapping reads as zeros: every entry empty, no page touched yet */
     tt_free(tt);
     tt->entries = e;
@@ -58,6 +61,11 @@ bool tt_resize(struct tt *tt, size_t mib) {
     tt->buckets = buckets;
     tt->generation = 0;
     return true;
+}
+
+/* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
+bool tt_resize(struct tt *tt, size_t mib) {
+    return tt_resize_then(tt, mib, NULL, NULL);
 }
 
 /* Returns the number of 64-bit words of one written-bucket map. */

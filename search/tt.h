@@ -58,6 +58,10 @@ enum { TT_MAX_MAPS = 8 }; /* writers beyond this share maps */
 /* Sizes the table to at most mib MiB (at least one bucket); returns false if out of memory. */
 bool tt_resize(struct tt *tt, size_t mib);
 
+/* As tt_resize, calling ready(ctx) (if not NULL) between finding the new table and dropping the
+   old one; on failure ready is not called. */
+bool tt_resize_then(struct tt *tt, size_t mib, void (*ready)(void *ctx), void *ctx);
+
 /* Frees the table. */
 void tt_free(struct tt *tt);
 

@@ -304,6 +304,8 @@ static void test_board_13(void) {
     /* the 13x13 board has files a-m and ranks 1-13 */
     CHECK(from[0] >= 'a' && from[0] <= 'm' && atoi(from + 1) >= 1 && atoi(from + 1) <= 13);
     CHECK(ask_is(&p, "play defender a1 a2", "? play: it isn't your turn"));
+    CHECK(ask_is(&p, "play attacker 0d4 0d5",
+                 "? message: play: the square is not on the 13x13 board"));
     CHECK(ask_is(&p, "board_size 11", "= "));
     CHECK(ask_is(&p, "play defender f4 b4", "? play: it isn't your turn"));
     CHECK(ask_is(&p, "play attacker d1 d2", "= "));

@@ -304,6 +304,12 @@ static void test_bad_input(void) {
         {"opponent-move", "error 0 opponent-move: expected"},
         {"opponent-move zz-zz", "error 0 opponent-move:"},
         {"opponent-move d1-d9 /bad/", "error 0 position record"},
+        {"opponent-move ||", "error 0 opponent-move: no move in '||'"},
+        /* a legal first move does not stay played when a later one or the record is bad */
+        {"opponent-move b4-b2|zz", "error 0 opponent-move: move 'zz'"},
+        {"opponent-move b4-b2 /bad/", "error 0 position record"},
+        {"opponent-move aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+         "error 0 opponent-move: a move of 70 bytes is too long"},
         /* the record's error once, not "position record: position record row 1: ..." */
         {"move /x6/7/7/7/7/7/7/", "error 0 position record row 1: unknown piece 'x'"},
         {"move", "error 0 move: expected"},

@@ -385,6 +385,20 @@ static void test_held_searches(void) {
     pipe_process_send(&p, "stop", WAIT);
     CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
     CHECK(error_reply(&p, "ponderhit", "no 'go ponder' search"));
+    /* a setoption refused during a search (a network file that does not load, a table size out
+       of range) leaves the search running: stop still gets its bestmove */
+    pipe_process_send(&p, "go infinite", WAIT);
+    pipe_process_send(&p, "setoption name EvalFile value /nonexistent.nnue", WAIT);
+    pipe_process_send(&p, "setoption name Hash value 0", WAIT);
+    pipe_process_send(&p, "isready", WAIT);
+    int refusals = 0;
+    while (pipe_process_read_line(&p, line, sizeof line, WAIT) == 1 && strcmp(line, "readyok")) {
+        refusals += strncmp(line, "info string error: ", 19) == 0;
+        CHECK(strncmp(line, "bestmove", 8) != 0);
+    }
+    CHECK_EQ_INT(refusals, 2);
+    pipe_process_send(&p, "stop", WAIT);
+    CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
     /* a new position or go during a search stops it silently */
     pipe_process_send(&p, "go infinite", WAIT);
     pipe_process_send(&p, "position startpos", WAIT);
@@ -472,6 +486,11 @@ static void test_bad_input(void) {
         {"position fen " START_FEN " x", "unexpected 'x'"},
         {"position fen 3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3",
          "missing side to move"},
+        {"position fen 3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 "
+         "attackers",
+         "side to move 'attackers': expected a or d"},
+        {"position fen 3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 x",
+         "side to move 'x': expected a or d"},
         {"go depth", "'depth' needs a number"},
         {"go depth 0", "go depth '0'"},
         {"go depth x", "go depth 'x'"},

@@ -333,6 +333,11 @@ static void pool_growth(struct search *s) {
     CHECK(r.best != MOVE_NONE);
 }
 
+/* Counts its calls in *(int *)ctx (a resize hook). */
+static void count_call(void *ctx) {
+    ++*(int *)ctx;
+}
+
 /* Mate scores are stored relative to the node and read back at any ply. */
 static void tt_scores(void) {
     for (int ply = 0; ply < 60; ply += 7)
@@ -356,6 +361,16 @@ static void tt_scores(void) {
     CHECK(tt_hashfull(&tt) >= 0);
     tt_clear(&tt);
     CHECK(!tt_probe(&tt, 0x1234567890abcdefULL, &h));
+    /* a resize is found first, then the hook runs (a protocol stops its search there); a table
+       larger than any address space is refused with the old one kept and no hook called */
+    int calls = 0;
+    CHECK(tt_resize_then(&tt, 2, count_call, &calls));
+    CHECK_EQ_INT(calls, 1);
+    tt_store(&tt, 0x1234567890abcdefULL, move_make(3, 25), -456, 77, 9, TT_LOWER);
+    size_t buckets = tt.buckets;
+    CHECK(!tt_resize_then(&tt, (size_t)1 << 27, count_call, &calls));
+    CHECK_EQ_INT(calls, 1);
+    CHECK(tt.buckets == buckets && tt_probe(&tt, 0x1234567890abcdefULL, &h) && h.score == -456);
     tt_free(&tt);
 }
 

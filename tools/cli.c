@@ -43,9 +43,9 @@ const struct nnue_net *cli_eval_net(const struct cli_eval *e, const struct varia
     return nnue_builtin(v);
 }
 
-/* Reads a network file for variant v; on failure the choice stays as it was. */
-bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v, char *err,
-                   size_t errlen) {
+/* Reads a network file for variant v into *net (it must fit v); false with the reason in err. */
+bool cli_net_read(struct nnue_net *net, const char *path, const struct variant *v, char *err,
+                  size_t errlen) {
     struct nnue_net n = {0};
     char why[200];
     if (!nnue_load_file(&n, path, err, errlen)) return false;
@@ -54,10 +54,25 @@ bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v
         nnue_free(&n);
         return false;
     }
+    *net = n;
+    return true;
+}
+
+/* Makes net (read from path by cli_net_read) e's network; e owns it from now on. */
+void cli_eval_adopt(struct cli_eval *e, struct nnue_net *net, const char *path) {
     nnue_free(&e->net);
-    e->net = n;
+    e->net = *net;
+    memset(net, 0, sizeof *net);
     e->have_net = true;
     snprintf(e->net_path, sizeof e->net_path, "%s", path);
+}
+
+/* Reads a network file for variant v; on failure the choice stays as it was. */
+bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v, char *err,
+                   size_t errlen) {
+    struct nnue_net n;
+    if (!cli_net_read(&n, path, v, err, errlen)) return false;
+    cli_eval_adopt(e, &n, path);
     return true;
 }
 

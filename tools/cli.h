@@ -87,6 +87,14 @@ const struct nnue_net *cli_eval_net(const struct cli_eval *e, const struct varia
 bool cli_eval_load(struct cli_eval *e, const char *path, const struct variant *v, char *err,
                    size_t errlen);
 
+/* Reads a network file for variant v into *net (it must fit v); false with the reason in err,
+   naming the file. */
+bool cli_net_read(struct nnue_net *net, const char *path, const struct variant *v, char *err,
+                  size_t errlen);
+
+/* Makes net (read from path by cli_net_read) e's network; e owns it from now on. */
+void cli_eval_adopt(struct cli_eval *e, struct nnue_net *net, const char *path);
+
 /* Sets the evaluation by name ("nnue" or "classic"); false if the name is neither. */
 bool cli_eval_set_kind(struct cli_eval *e, const char *name);
 

@@ -130,8 +130,9 @@ static int htp_sq(const char *w, int size, const char **why) {
         return -1;
     }
     if (seven != (size == 7) || file >= size || rank > size) {
-        *why = size == 7 ? "the square is not on the 7x7 board (write it as 0d4)"
-                         : "the square is not on the 11x11 board";
+        *why = size == 7    ? "the square is not on the 7x7 board (write it as 0d4)"
+               : size == 13 ? "the square is not on the 13x13 board"
+                            : "the square is not on the 11x11 board";
         return -1;
     }
     return (int)(rank - 1) * size + file;

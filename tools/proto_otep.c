@@ -92,24 +92,31 @@ static void set_side(struct otep *o, int side) {
     if (fen_parse(&p, &o->s->variant, fen, err, sizeof err)) proto_session_reset_to(o->s, &p);
 }
 
+/* Restarts the game from the host's board p unless ours already matches it. */
+static void resync_to(struct otep *o, const struct position *p) {
+    const struct position *cur = tafl_pos(o->s->game);
+    if (bb_eq(cur->att, p->att) && bb_eq(cur->def, p->def) && bb_eq(cur->king, p->king) &&
+        cur->side == p->side)
+        return;
+    proto_session_reset_to(o->s, p);
+}
+
+/* Reads the host's record with side to move; false after an error line naming what is wrong. */
+static bool record_read(struct otep *o, const char *rec, int side, struct position *p) {
+    char err[200];
+    if (record_load(o, rec, side, p, err, sizeof err)) return true;
+    /* the notation's messages name the position record already */
+    otep_error("%s%s", strncmp(err, "position record", 15) == 0 ? "" : "position record: ", err);
+    return false;
+}
+
 /*
  * Checks our board against the host's record; if they differ (or our move replay failed), the
  * game restarts from the record with side to move.
  */
 static void resync(struct otep *o, const char *rec, int side) {
     struct position p;
-    char err[200];
-    if (!record_load(o, rec, side, &p, err, sizeof err)) {
-        /* the notation's messages name the position record already */
-        otep_error("%s%s",
-                   strncmp(err, "position record", 15) == 0 ? "" : "position record: ", err);
-        return;
-    }
-    const struct position *cur = tafl_pos(o->s->game);
-    if (bb_eq(cur->att, p.att) && bb_eq(cur->def, p.def) && bb_eq(cur->king, p.king) &&
-        cur->side == p.side)
-        return;
-    proto_session_reset_to(o->s, &p);
+    if (record_read(o, rec, side, &p)) resync_to(o, &p);
 }
 
 /* Takes the last `analyze` iteration into the fullest one if it has at least as many lines. */
@@ -350,7 +357,9 @@ static char *clean_move(char *m) {
     return m;
 }
 
-/* opponent-move <m1>[|<m2>...] <record>: play it with our captures, then check the record. */
+/* opponent-move <m1>[|<m2>...] <record>: play it with our captures, then check the record; a
+   move we cannot play, with no record to resync to, or a record that does not load changes
+   nothing. */
 static void otep_opponent_move(struct otep *o, int n, char **w) {
     if (n < 2 || n > 3) {
         otep_error("opponent-move: expected moves and a position record");
@@ -361,15 +370,31 @@ static void otep_opponent_move(struct otep *o, int n, char **w) {
     apply_pending(o);
     int mover = tafl_pos(o->s->game)->side;
     int after = o->our_side >= 0 ? o->our_side : !mover;
-    char err[200], *save = NULL;
+    struct position host;
+    if (n == 3 && !record_read(o, w[2], after, &host)) return;
+    enum { TURN_MOVES_MAX = 64 }; /* a berserk turn is a move and one more for each capture */
+    char err[200] = "", *save = NULL, *moves[TURN_MOVES_MAX];
+    int k = 0;
     bool ok = true;
     for (char *m = strtok_r(w[1], "|", &save); m && ok; m = strtok_r(NULL, "|", &save)) {
         char *mv = clean_move(m);
-        if (strlen(mv) >= MOVE_TEXT_MAX || !tafl_play_text(o->s->game, mv, err, sizeof err))
+        if (k == TURN_MOVES_MAX) {
+            snprintf(err, sizeof err, "more than %d moves in one turn", TURN_MOVES_MAX);
             ok = false;
+        } else if (strlen(mv) >= MOVE_TEXT_MAX) {
+            snprintf(err, sizeof err, "a move of %zu bytes is too long", strlen(mv));
+            ok = false;
+        } else {
+            moves[k++] = mv;
+        }
     }
+    if (ok && k == 0) {
+        snprintf(err, sizeof err, "no move in '%s'", w[1]);
+        ok = false;
+    }
+    if (ok) ok = proto_session_play_moves(o->s, moves, k, err, sizeof err);
     if (n == 3)
-        resync(o, w[2], after);
+        resync_to(o, &host);
     else if (!ok)
         otep_error("opponent-move: %s", err);
 }

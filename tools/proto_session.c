@@ -385,6 +385,18 @@ bool proto_session_set_position(struct proto_session *s, const char *fen, char *
     return true;
 }
 
+/* Plays moves on a copy of the session's game, which it becomes only if all of them are legal. */
+bool proto_session_play_moves(struct proto_session *s, char *const *moves, int nmoves, char *err,
+                              size_t errlen) {
+    game_copy(s->scratch, s->game);
+    for (int i = 0; i < nmoves; i++)
+        if (!tafl_play_text(s->scratch, moves[i], err, errlen)) return false;
+    struct tafl_game *t = s->game;
+    s->game = s->scratch;
+    s->scratch = t;
+    return true;
+}
+
 /* Restarts the game from position p (which must belong to the session's variant). */
 void proto_session_reset_to(struct proto_session *s, const struct position *p) {
     tafl_reset(s->game, p);
@@ -526,11 +538,15 @@ void proto_session_wait(struct proto_session *s) {
     session_join(s);
 }
 
-/* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
+/* Stops the session's search without a report (a resize's hook, once the new table is found). */
+static void stop_quietly(void *session) {
+    proto_session_stop(session, false);
+}
+
+/* Resizes the table to mib MiB; false (table and search unchanged) if out of memory. */
 bool proto_session_set_hash(struct proto_session *s, long mib) {
-    proto_session_stop(s, false);
     if (s->caps.hash_mib > 0 && mib > s->caps.hash_mib) mib = s->caps.hash_mib;
-    if (!search_set_hash(s->search, (size_t)mib)) return false;
+    if (!search_set_hash(s->search, (size_t)mib, stop_quietly, s)) return false;
     s->hash_mib = mib;
     return true;
 }
@@ -666,8 +682,8 @@ bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *
 
 /* Makes the session search with the network in path (NULL: the built-in one again). */
 bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen) {
-    proto_session_stop(s, false);
     if (!path) {
+        proto_session_stop(s, false);
         cli_eval_free(&s->eval);
         return true;
     }
@@ -675,7 +691,12 @@ bool proto_session_set_net(struct proto_session *s, const char *path, char *err,
         snprintf(err, errlen, "network files are off in this session");
         return false;
     }
-    return cli_eval_load(&s->eval, path, &s->variant, err, errlen);
+    /* read first: a file refused leaves the search running */
+    struct nnue_net net;
+    if (!cli_net_read(&net, path, &s->variant, err, errlen)) return false;
+    proto_session_stop(s, false);
+    cli_eval_adopt(&s->eval, &net, path);
+    return true;
 }
 
 /* Sets the defaults: Copenhagen, 64 MiB, one thread, 30 ms overhead, 3 s a move without a clock. */

@@ -253,6 +253,13 @@ void proto_session_free(struct proto_session *s);
 void proto_session_set_variant(struct proto_session *s, const struct variant *v);
 
 /*
+ * Plays moves (as text) on the session's game, all or nothing: on failure the game is unchanged
+ * and err says why (the move's own error).
+ */
+bool proto_session_play_moves(struct proto_session *s, char *const *moves, int nmoves, char *err,
+                              size_t errlen);
+
+/*
  * Builds a game from a FEN (NULL: the variant's start) and moves, all or nothing: on success it
  * becomes the session's game; on failure the game is unchanged and err names the bad FEN or the
  * bad move with its ply.
@@ -285,7 +292,8 @@ void proto_session_stop(struct proto_session *s, bool report);
 /* Waits for a search that ends by itself (not held), then for its thread. */
 void proto_session_wait(struct proto_session *s);
 
-/* Resizes the transposition table to mib MiB; false (table unchanged) if out of memory. */
+/* Resizes the transposition table to mib MiB, stopping any search (no report) once the new
+   table is found; false (table and search unchanged) if out of memory. */
 bool proto_session_set_hash(struct proto_session *s, long mib);
 
 /*
@@ -313,8 +321,8 @@ bool proto_session_play_book(struct proto_session *s, const struct proto_hooks *
 
 /*
  * Makes the session search with the network in path (NULL: the built-in one again); stops any
- * search first. False, with the evaluation unchanged, if the file does not load or fit the
- * variant in play; err says why.
+ * search (no report) once the file has been read. False, with the evaluation and any search
+ * unchanged, if the file does not load or fit the variant in play; err says why.
  */
 bool proto_session_set_net(struct proto_session *s, const char *path, char *err, size_t errlen);
 

@@ -397,8 +397,13 @@ static void cmd_position(struct uci *u, int n, char **w) {
             return;
         }
         bool side = n > 3 && strcmp(w[3], "moves") != 0;
-        if (strlen(w[2]) > FEN_MAX || (side && strlen(w[3]) > 4)) {
+        if (strlen(w[2]) > FEN_MAX) {
             uci_error("position fen '%s': too long for a FEN", proto_quote(w[2], q, sizeof q));
+            return;
+        }
+        if (side && strlen(w[3]) > 4) {
+            uci_error("position: FEN: side to move '%s': expected a or d",
+                      proto_quote(w[3], q, sizeof q));
             return;
         }
         /* a berserk turn going on: the berserker's square after the side to move */
