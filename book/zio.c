@@ -121,6 +121,17 @@ static bool decompress_frame(const uint8_t *src, size_t size, size_t cap, size_t
     return true;
 }
 
+/* Returns where the first whole zstd frame at or after byte from of buf starts, or len if none
+   does (a frame cut short by the end of the file is the last thing a crash leaves). */
+static size_t whole_frame_after(const uint8_t *buf, size_t len, size_t from) {
+    for (size_t i = from; i + 4 <= len; i++) {
+        if (buf[i] != zstd_magic[0] || memcmp(buf + i, zstd_magic, 4) != 0) continue;
+        size_t size = ZSTD_findFrameCompressedSize(buf + i, len - i);
+        if (!ZSTD_isError(size)) return i;
+    }
+    return len;
+}
+
 /*
  * Decompresses the frame at buf[*pos] (len bytes in all) into a new NUL-terminated buffer *out
  * of *outlen bytes and advances *pos past it. On TRUNCATED and DAMAGED, err says what and where.
@@ -153,6 +164,15 @@ enum zio_frame zio_next_frame_max(const uint8_t *buf, size_t len, size_t *pos, s
     size_t size = ZSTD_findFrameCompressedSize(buf + at, left);
     if (ZSTD_isError(size)) {
         if (ZSTD_getErrorCode(size) == ZSTD_error_srcSize_wrong && zio_is_zstd(buf + at, left)) {
+            /* cut short by the end of the file, unless whole frames follow: then it is damaged */
+            size_t next = whole_frame_after(buf, len, at + 4);
+            if (next < len) {
+                snprintf(err, errlen,
+                         "byte %zu: a damaged frame (it claims more bytes than the file has, "
+                         "yet a whole frame follows at byte %zu)",
+                         at, next);
+                return ZIO_FRAME_DAMAGED;
+            }
             snprintf(err, errlen, "byte %zu: a frame cut short after %zu bytes", at, left);
             return ZIO_FRAME_TRUNCATED;
         }

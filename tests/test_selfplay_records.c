@@ -433,6 +433,28 @@ static void test_resume_and_damage(void) {
     CHECK(records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err) < 0);
     CHECK(strstr(err, "damaged") != NULL);
     CHECK_EQ_INT(file_size(path), before); /* a damaged file is left as it is */
+    /* a middle frame whose block claims more bytes than the file has, with whole frames after
+       it: damaged, not a half-written end (cutting there would lose the games after it) */
+    write_records(path, 4, ends);
+    fd = open(path, O_RDWR);
+    unsigned char head[32], block[3];
+    CHECK(pread(fd, head, sizeof head, ends[0]) == (ssize_t)sizeof head);
+    /* the frame header (RFC 8878): magic, descriptor, window byte, dictionary id, content size */
+    unsigned fhd = head[4], single = (fhd >> 5) & 1, fcs = fhd >> 6;
+    static const size_t dict_bytes[4] = {0, 1, 2, 4}, fcs_bytes[4] = {0, 2, 4, 8};
+    size_t hsize = 5 + !single + dict_bytes[fhd & 3] + (fcs == 0 ? single : fcs_bytes[fcs]);
+    memcpy(block, head + hsize, 3);
+    unsigned field = ((unsigned)60000 << 3) | (block[0] & 7u);
+    block[0] = (unsigned char)field;
+    block[1] = (unsigned char)(field >> 8);
+    block[2] = (unsigned char)(field >> 16);
+    CHECK(pwrite(fd, block, 3, ends[0] + (long)hsize) == 3);
+    close(fd);
+    before = file_size(path);
+    memset(&t, 0, sizeof t);
+    CHECK(records_open_append(path, v, tally_record, &t, note, sizeof note, err, sizeof err) < 0);
+    CHECK(strstr(err, "damaged") != NULL && strstr(err, "a whole frame follows"));
+    CHECK_EQ_INT(file_size(path), before);
     /* a sound frame holding a line that does not parse */
     write_records(path, 2, ends);
     fd = open(path, O_WRONLY | O_APPEND);
