@@ -390,6 +390,7 @@ static bool parse_body(struct book *b, const uint8_t *d, size_t len, char *err, 
             bool ok = from < sq && to < sq && from != to && line &&
                       (uint64_t)m->attacker_wins + m->defender_wins + m->draws <= m->games &&
                       !(m->flags & ~BOOK_MOVE_BACKED) && (m->depth || (!m->score && !m->flags)) &&
+                      m->score >= -BOOK_SCORE_FORCED && m->score <= BOOK_SCORE_FORCED &&
                       (j == b->pos[i].first || m->move > b->moves[j - 1].move);
             if (!ok)
                 return fail(err, errlen, "damaged: move %zu of position %zu (key %016llx)",

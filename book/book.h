@@ -65,6 +65,7 @@ enum {
     BOOK_POS_SEARCHED = 1,    /* book_pos.flags: searched by expansion */
     BOOK_POS_DEFENDERS = 2,   /* book_pos.flags: the defenders are to move */
     BOOK_SCORE_MAX = 32767,   /* scores are 16-bit */
+    BOOK_SCORE_FORCED = 30000, /* a stored score is within ±this: ±(30000 - n) is a forced result */
     BOOK_MAX_BODY = 1u << 31, /* bytes of positions and moves a reader accepts */
 };
 

@@ -142,18 +142,38 @@ int book_builder_add_game(struct book_builder *bb, const move_t *moves, int n, i
 }
 
 /* Adds a book's positions and moves (counts summed, the deeper score kept). */
-bool book_builder_add_book(struct book_builder *bb, const struct book *b) {
+bool book_builder_add_book(struct book_builder *bb, const struct book *b, char *err,
+                           size_t errlen) {
     for (size_t i = 0; i < b->npos; i++) {
         const struct book_pos *p = &b->pos[i];
         int side = p->flags & BOOK_POS_DEFENDERS ? SIDE_DEFENDERS : SIDE_ATTACKERS;
         struct book_node *node = book_builder_node(bb, p->key, side, true);
-        if (!node) return false;
+        if (!node) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
         node->flags |= p->flags & BOOK_POS_SEARCHED;
         for (uint32_t j = p->first; j < p->first + p->count; j++) {
             const struct book_move *from = &b->moves[j];
             struct book_move *m = book_builder_move(node, from->move, true);
-            if (!m) return false;
-            m->games += from->games;
+            if (!m) {
+                if (node->n == MAX_MOVES)
+                    snprintf(err, errlen, "position %016llx: more than %d moves",
+                             (unsigned long long)p->key, MAX_MOVES);
+                else
+                    snprintf(err, errlen, "out of memory");
+                return false;
+            }
+            uint64_t games = (uint64_t)m->games + from->games;
+            if (games > UINT32_MAX) {
+                snprintf(err, errlen,
+                         "position %016llx: %llu games of one move, more than a book counts "
+                         "(%u)",
+                         (unsigned long long)p->key, (unsigned long long)games, UINT32_MAX);
+                return false;
+            }
+            /* each count is at most games (a loaded book is checked), so none overflows now */
+            m->games = (uint32_t)games;
             m->attacker_wins += from->attacker_wins;
             m->defender_wins += from->defender_wins;
             m->draws += from->draws;

@@ -68,8 +68,10 @@ struct book_move *book_builder_move(struct book_node *node, move_t m, bool creat
 int book_builder_add_game(struct book_builder *bb, const move_t *moves, int n, int result,
                           int max_ply);
 
-/* Adds a book's positions and moves (counts summed, the deeper score kept); false if no memory. */
-bool book_builder_add_book(struct book_builder *bb, const struct book *b);
+/* Adds a book's positions and moves (counts summed, the deeper score kept); false with the
+   reason in err if out of memory, a position would have more than MAX_MOVES moves, or a
+   move's count of games would pass 32 bits. */
+bool book_builder_add_book(struct book_builder *bb, const struct book *b, char *err, size_t errlen);
 
 /* Sets the minimax value of every position reachable from the start through book moves. */
 void book_builder_backup(struct book_builder *bb);

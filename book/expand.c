@@ -106,8 +106,11 @@ static bool entry_decode(const uint8_t *d, size_t len, int size, struct entry *e
         e->moves[i] = book_move_unpack(size, raw);
         e->score[i] = (int16_t)(uint16_t)get_le(o + cb, 2);
         e->depth[i] = o[cb + 2];
-        if (e->depth[i] == 0 || (raw >> bits) >= (uint32_t)(size * size) ||
-            (raw & ((1u << bits) - 1)) >= (uint32_t)(size * size))
+        uint32_t from = raw & ((1u << bits) - 1), to = raw >> bits, sq = (uint32_t)(size * size);
+        bool line = from / (uint32_t)size == to / (uint32_t)size ||
+                    from % (uint32_t)size == to % (uint32_t)size;
+        if (e->depth[i] == 0 || from >= sq || to >= sq || from == to || !line ||
+            e->score[i] < -BOOK_SCORE_FORCED || e->score[i] > BOOK_SCORE_FORCED)
             return false;
     }
     return true;
@@ -533,8 +536,13 @@ bool book_expand(const char *path, const struct book_expand_config *cfg,
     memset(&b, 0, sizeof b);
     if (!book_load(&b, path, err, errlen)) return false;
     struct book_builder bb;
-    if (!book_builder_init(&bb, &b.variant) || !book_builder_add_book(&bb, &b)) {
+    if (!book_builder_init(&bb, &b.variant)) {
         snprintf(err, errlen, "out of memory");
+        book_free(&b);
+        return false;
+    }
+    if (!book_builder_add_book(&bb, &b, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
         book_free(&b);
         book_builder_free(&bb);
         return false;

@@ -204,6 +204,10 @@ static bool otn_speeds(const char *val, size_t len, int *king_speed, const char 
         size_t j = 0;
         while (i < len && val[i] != ',' && j < sizeof buf - 1) buf[j++] = val[i++];
         buf[j] = 0;
+        if (i < len && val[i] != ',') {
+            *why = "a number too long";
+            return false;
+        }
         if (i < len) i++; /* the comma */
         if (!j) continue; /* a trailing comma */
         if (count == 13 || (n[count] = strtol(buf, &end, 10), *end)) {
@@ -334,9 +338,12 @@ bool opentafl_read_rules(struct variant *v, const char *rules, char *err, size_t
             return fail(err, errlen, "rules token '%s': the string must start with dim%s", token,
                         "");
         if (strcmp(key, "dim") == 0) {
+            if (have_dim)
+                return fail(err, errlen, "rules token '%s': a second dim (the board is %dx%d)",
+                            token, r.size, r.size);
             char *end;
             long d = strtol(val, &end, 10);
-            ok = vlen > 0 && end == val + vlen && bb_size_supported((int)d);
+            ok = vlen > 0 && end == val + vlen && d > 0 && d <= 64 && bb_size_supported((int)d);
             if (!ok)
                 return fail(err, errlen, "rules token '%s': board size must be %s", token,
                             HNEFI_WIDE ? "odd, from 7 to 19" : "7, 9 or 11");

@@ -476,6 +476,16 @@ static void test_errors(void) {
     CHECK(strstr(err, "cannot open") && strstr(err, "missing.book"));
     CHECK(!book_load(&b, dir, err, sizeof err));
     CHECK(strstr(err, "not a regular file"));
+    /* a score beyond a forced result's ±30000 is damage */
+    if (CHECK(small_book(&b, NULL, 99))) {
+        b.moves[0].score = -32768;
+        b.moves[0].depth = 5;
+        CHECK(book_save(&b, tmp_path(1, "score.book"), 19, err, sizeof err));
+        book_free(&b);
+        memset(&b, 0, sizeof b);
+        CHECK(!book_load(&b, tmp_path(1, "score.book"), err, sizeof err) &&
+              strstr(err, "damaged: move 0 of position 0"));
+    }
     if (!CHECK(small_book(&b, tmp_path(0, "small.book"), 99))) return;
     size_t len;
     char *file = zio_read_file(tmp_path(0, "small.book"), &len, err, sizeof err);
@@ -855,12 +865,12 @@ static void test_merge_and_lines(void) {
     struct book a, b;
     if (!CHECK(small_book(&a, NULL, 99)) || !CHECK(small_book(&b, NULL, 2))) return;
     struct book_builder bb;
+    char err[300];
     CHECK(book_builder_init(&bb, &a.variant));
-    CHECK(book_builder_add_book(&bb, &a));
-    CHECK(book_builder_add_book(&bb, &b));
+    CHECK(book_builder_add_book(&bb, &a, err, sizeof err));
+    CHECK(book_builder_add_book(&bb, &b, err, sizeof err));
     struct book m;
     memset(&m, 0, sizeof m);
-    char err[300];
     CHECK(book_builder_finish(&bb, 1, &m, err, sizeof err));
     CHECK_EQ_U64(m.games, a.games + b.games);
     const struct book_move *x = book_entry(&m, "", "d2c2"), *y = book_entry(&a, "", "d2c2"),
@@ -894,6 +904,21 @@ static void test_merge_and_lines(void) {
     book_free(&a);
     book_free(&b);
     book_free(&m);
+    /* counts that would pass 32 bits are refused, not wrapped */
+    struct book big;
+    if (CHECK(small_book(&big, NULL, 99))) {
+        big.moves[0].games = 3000000000u;
+        big.moves[0].attacker_wins = 2000000000u;
+        big.moves[0].defender_wins = 1000000000u;
+        big.moves[0].draws = 0;
+        struct book_builder over;
+        CHECK(book_builder_init(&over, &big.variant));
+        CHECK(book_builder_add_book(&over, &big, err, sizeof err));
+        CHECK(!book_builder_add_book(&over, &big, err, sizeof err) &&
+              strstr(err, "6000000000 games of one move, more than a book counts"));
+        book_builder_free(&over);
+        book_free(&big);
+    }
 }
 
 /* Runs the book tests. */

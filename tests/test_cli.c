@@ -195,6 +195,8 @@ int main(void) {
     ok("bench 2", " nps");
     bad("analyze --depth 0", "--depth '0'");
     bad("analyze --time -1", "--time '-1'");
+    bad("analyze --time nan", "--time 'nan'");
+    bad("games list none.zst --result attackers --result bogus", "--result 'bogus'");
     bad("analyze --time", "option --time needs a value");
     bad("analyze --weights ''", "option --weights needs a file");
     bad("analyze --hash lots", "--hash 'lots'");

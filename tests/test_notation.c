@@ -235,6 +235,10 @@ static void opentafl(void) {
     }
     rules_bad("name:x dim:7 start:/7/7/7/3K3/7/7/7/", "must start with dim");
     rules_bad("dim:8 start:/7/7/7/3K3/7/7/7/", "board size must be 7, 9 or 11");
+    /* a second dim, and a size that only fits once cut to an int */
+    rules_bad("dim:11 cor:k11 dim:7 start:/7/7/7/3K3/7/7/7/", "a second dim (the board is 11x11)");
+    rules_bad("dim:4294967303 start:/7/7/7/3K3/7/7/7/", "board size must be");
+    rules_bad("dim:7 spd:1234567890123456 start:/7/7/7/3K3/7/7/7/", "a number too long");
     rules_bad("dim:7 foo:y start:/7/7/7/3K3/7/7/7/", "unknown key 'foo'");
     rules_bad("dim:7 ks:q start:/7/7/7/3K3/7/7/7/", "bad value for 'ks'");
     rules_bad("dim:7 ber:x start:/7/7/7/3K3/7/7/7/", "bad value for 'ber'");

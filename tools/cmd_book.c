@@ -566,8 +566,8 @@ static int book_merge(int argc, char **argv) {
             rc = 1;
             break;
         }
-        if (!book_builder_add_book(&bb, &b)) {
-            fprintf(stderr, "hnefi book merge: out of memory\n");
+        if (!book_builder_add_book(&bb, &b, err, sizeof err)) {
+            fprintf(stderr, "hnefi book merge: %s: %s\n", argv[i], err);
             rc = 1;
         }
     }

@@ -253,6 +253,7 @@ static int games_option(struct games_args *a, int argc, char **argv, int *i) {
             return -1;
         }
         const char *v = argv[++*i];
+        a->result = -1; /* the last --result counts, and it must be a result */
         for (int r = 0; r < STATUS_NB; r++)
             if (strcmp(v, status_names[r]) == 0) a->result = r;
         if (a->result < 0) {

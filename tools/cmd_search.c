@@ -103,7 +103,7 @@ int cmd_analyze(int argc, char **argv) {
                 fprintf(stderr, "hnefi: option --time needs a value\n");
                 return 2;
             }
-            if ((seconds = strtod(argv[i + 1], &end)) <= 0 || *end || seconds > 1e6) {
+            if (!((seconds = strtod(argv[i + 1], &end)) > 0) || *end || seconds > 1e6) {
                 fprintf(stderr, "hnefi: --time '%s': expected seconds, a number above 0\n",
                         argv[i + 1]);
                 return 2;
