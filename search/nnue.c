@@ -68,8 +68,13 @@ static bool fail(char *err, size_t errlen, const char *what) {
 bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, size_t errlen) {
     const uint8_t *b = data;
     char why[160];
-    if (len < NNUE_HEADER + 4 || memcmp(b, "HNEFINET", 8) != 0)
+    if (len < 8 || memcmp(b, "HNEFINET", 8) != 0)
         return fail(err, errlen, "not a hnefi network (no HNEFINET header)");
+    if (len < NNUE_HEADER + 4) {
+        snprintf(why, sizeof why, "network file truncated: %zu bytes, its header alone takes %d",
+                 len, NNUE_HEADER);
+        return fail(err, errlen, why);
+    }
     if (get32(b + 8) != NNUE_VERSION) {
         snprintf(why, sizeof why, "network format version %u, this hnefi reads version %d",
                  get32(b + 8), NNUE_VERSION);
@@ -103,6 +108,10 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     r.hidden = (int)hidden;
     r.scale = (int)get32(b + 40);
     if (r.scale < 1 || r.scale > 100000) return fail(err, errlen, "network scale out of range");
+    bool reserved_zero = get32(b + 44) == 0;
+    for (int i = 80; i < NNUE_HEADER; i++) reserved_zero &= b[i] == 0;
+    if (!reserved_zero)
+        return fail(err, errlen, "network header: bytes 44-47 and 80-127 must be 0 (damaged)");
     memcpy(r.variant, b + 48, sizeof r.variant);
     r.variant[sizeof r.variant - 1] = 0;
     if (!r.variant[0]) return fail(err, errlen, "network names no variant");

@@ -105,7 +105,10 @@ static void test_file(void) {
     refused(bytes, len, 32, 100, 0, "quantisation");
     refused(bytes, len, 40, 0, 0, "scale");
     refused(bytes, len, len, 0, len - 1, "bytes");
-    refused(bytes, len, len, 0, 20, "HNEFINET");
+    refused(bytes, len, len, 0, 20, "network file truncated: 20 bytes");
+    refused(bytes, len, len, 0, 5, "HNEFINET");
+    refused(bytes, len, 44, 1, 0, "bytes 44-47 and 80-127 must be 0");
+    refused(bytes, len, 100, 1, 0, "bytes 44-47 and 80-127 must be 0");
     refused(bytes, len, NNUE_HEADER + 5, 0x55, 0, "checksum");
     /* a weight past its bound, with a checksum that fits */
     int16_t keep = a.w2[3];
