@@ -289,6 +289,15 @@ bool records_parse(const char *line, size_t len, const struct variant *v, struct
         }
         return check_end(out, scratch, err, errlen);
     }
+    /* a short line's result may come from outside the rules (resigned, on time), but it must not
+       contradict an end the moves reach by the rules */
+    if (scratch->result != RESULT_NONE && out->result != scratch->result) {
+        char ends[80];
+        snprintf(err, errlen, "the line says %s, but its moves end so: %s",
+                 status_words[out->result & 3],
+                 tafl_status_text(scratch->result, scratch->reason, ends, sizeof ends));
+        return false;
+    }
     return true;
 }
 
@@ -417,9 +426,21 @@ static bool otg_turn(char *text, struct tafl_game *t, char *why, size_t whylen) 
     return true;
 }
 
-/* Calls fn for a finished OpenTafl game; false when fn stops. */
+/* Calls fn for a finished OpenTafl game; false when fn stops (*stopped) or when the game's result
+   tag contradicts how its moves end by the rules (err says so). */
 static bool otg_finish(struct otg_game *g, const struct tafl_game *t, const struct variant *v,
-                       records_fn fn, void *ctx, struct record *rec, bool *stopped) {
+                       records_fn fn, void *ctx, struct record *rec, bool *stopped, char *err,
+                       size_t errlen) {
+    if (g->result != RESULT_NONE && t->result != RESULT_NONE && g->result != t->result) {
+        char ends[80];
+        snprintf(err, errlen, "game of line %lld: its result tag says %s, but its moves end so: %s",
+                 (long long)g->first_line,
+                 g->result == RESULT_ATTACKERS   ? "the attackers won"
+                 : g->result == RESULT_DEFENDERS ? "the defenders won"
+                                                 : "a draw",
+                 tafl_status_text(t->result, t->reason, ends, sizeof ends));
+        return false;
+    }
     memset(rec, 0, offsetof(struct record, moves));
     rec->n = t->n;
     rec->result = g->result;
@@ -467,14 +488,14 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
         char why[300];
         if (!*l || *l == '(') { /* a blank line ends a game's turns; '(' is a remark */
             if (!*l && in_game && g.turns) {
-                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped, err, errlen)) return false;
                 in_game = false;
             }
             continue;
         }
         if (*l == '[' || !in_game || !g.turns) {
             if (in_game && g.turns) { /* the next game's tags */
-                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+                if (!otg_finish(&g, t, v, fn, ctx, rec, stopped, err, errlen)) return false;
                 in_game = false;
             }
             if (!in_game) {
@@ -535,7 +556,8 @@ static bool scan_otg(char *text, size_t len, const struct variant *v, records_fn
             return false;
         }
     }
-    if (in_game && g.turns && !otg_finish(&g, t, v, fn, ctx, rec, stopped)) return false;
+    if (in_game && g.turns && !otg_finish(&g, t, v, fn, ctx, rec, stopped, err, errlen))
+        return false;
     return true;
 }
 

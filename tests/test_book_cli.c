@@ -134,6 +134,21 @@ static void test_build(void) {
     fclose(f);
     expect("book build x.book --variant brandubh --from bad.otg", 1,
            "bad.otg: game of line 1, line 4: ply 1: move 'd2-d3'", __LINE__);
+    /* a result that the moves contradict: the king reaches g1, yet the attackers "won" */
+    f = fopen(tmp_path(0, "liar.otg"), "w");
+    fprintf(f, "[result:1]\n\n1. d6-c6 e4-e6\n2. d1-e1 d5-g5\n3. f4-f5 d3-g3xg4\n"
+               "4. b4-b3 d4-g4\n5. d7-f7 g3-f3\n6. d2-g2 g4-g3xg2\n7. e1-e2 g3-g1\n");
+    fclose(f);
+    expect("book build x.book --variant brandubh --from liar.otg", 1,
+           "its result tag says the attackers won, but its moves end so: defenders win: the king "
+           "escaped",
+           __LINE__);
+    f = fopen(tmp_path(0, "liar.csv"), "w");
+    fprintf(f, "d6-c6 e4-e6 d1-e1 d5-g5 f4-f5 d3-g3xg4 b4-b3 d4-g4 d7-f7 g3-f3 d2-g2 g4-g3xg2 "
+               "e1-e2 g3-g1,0,2,Black\n");
+    fclose(f);
+    expect("book build x.book --variant brandubh --from liar.csv", 1,
+           "the line says Black, but its moves end so: defenders win: the king escaped", __LINE__);
 }
 
 /* Tournament openings from the book load as an openings file. */
