@@ -189,9 +189,15 @@ enum zio_frame zio_next_frame_max(const uint8_t *buf, size_t len, size_t *pos, s
             snprintf(err, errlen, "byte %zu: a frame that does not state its size", at);
         return ZIO_FRAME_DAMAGED;
     }
+    /* a frame of any size (max SIZE_MAX) still stops at ZIO_CONTENT_MAX: no bomb fills memory */
+    size_t limit = max == SIZE_MAX ? ZIO_CONTENT_MAX : max;
+    if (known && stated > limit) {
+        snprintf(err, errlen, "byte %zu: a frame of %llu bytes, more than %zu", at, stated, limit);
+        return ZIO_FRAME_DAMAGED;
+    }
     char why[120];
     size_t cap = known && stated < (1u << 26) ? (size_t)stated + 1 : 4096; /* a first guess */
-    if (!decompress_frame(buf + at, size, cap, max, out, outlen, why, sizeof why)) {
+    if (!decompress_frame(buf + at, size, cap, limit, out, outlen, why, sizeof why)) {
         snprintf(err, errlen, "byte %zu: damaged frame (%s)", at, why);
         return ZIO_FRAME_DAMAGED;
     }
@@ -216,6 +222,14 @@ char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen) {
     enum zio_frame st = ZIO_FRAME_OK;
     while (text && (st = zio_next_frame((const uint8_t *)raw, size, &pos, &frame, &flen, why,
                                         sizeof why)) == ZIO_FRAME_OK) {
+        if (used + flen > ZIO_CONTENT_MAX) {
+            free(frame);
+            free(raw);
+            free(text);
+            snprintf(err, errlen, "%s: more than %zu bytes of text once decompressed", path,
+                     ZIO_CONTENT_MAX);
+            return NULL;
+        }
         if (used + flen > cap) {
             cap = (used + flen) * 2;
             char *bigger = realloc(text, cap + 1);

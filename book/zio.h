@@ -25,6 +25,10 @@ enum zio_frame {
     ZIO_FRAME_DAMAGED,   /* not a zstd frame, or its checksum or contents fail */
 };
 
+/* The most a frame, or a text file read whole, may decompress to (a small file that would
+   expand beyond it is refused, not followed into memory). */
+#define ZIO_CONTENT_MAX ((size_t)1 << 30)
+
 /* Tells whether buf starts with the zstd frame magic number. */
 bool zio_is_zstd(const void *buf, size_t len);
 
@@ -32,8 +36,9 @@ bool zio_is_zstd(const void *buf, size_t len);
 char *zio_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
 /*
- * Reads a file as text: decompressed if it is zstd (every frame must be whole and sound),
- * as it is otherwise. NUL-terminated; NULL with a reason in err.
+ * Reads a file as text: decompressed if it is zstd (every frame must be whole and sound, and
+ * the text at most ZIO_CONTENT_MAX bytes), as it is otherwise. NUL-terminated; NULL with a reason
+ * in err.
  */
 char *zio_read_text(const char *path, size_t *len, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "book/zio.h"
 #include "check.h"
@@ -386,6 +387,45 @@ static void append_bytes(const char *path, const void *bytes, size_t n) {
     close(fd);
 }
 
+/* A small file that would decompress past ZIO_CONTENT_MAX is refused before it fills memory. */
+static void test_decompression_limit(void) {
+    const char *path = tmp_path(0, "bomb.zst");
+    size_t total = ZIO_CONTENT_MAX + 1, chunk = 1 << 20;
+    char *zeros = calloc(1, chunk), *out = malloc(1 << 16);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    FILE *f = fopen(path, "wb");
+    if (!CHECK(zeros && out && cc && f)) goto done;
+    CHECK(!ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(cc, total))); /* the frame states its size */
+    for (size_t fed = 0; fed < total;) {
+        size_t n = total - fed < chunk ? total - fed : chunk;
+        ZSTD_inBuffer in = {zeros, n, 0};
+        bool last = fed + n == total;
+        size_t r;
+        do {
+            ZSTD_outBuffer o = {out, 1 << 16, 0};
+            r = ZSTD_compressStream2(cc, &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+            if (!CHECK(!ZSTD_isError(r))) goto done;
+            fwrite(out, 1, o.pos, f);
+        } while (last ? r != 0 : in.pos < in.size);
+        fed += n;
+    }
+    fclose(f);
+    f = NULL;
+    size_t len;
+    char err[300];
+    char *text = zio_read_text(path, &len, err, sizeof err);
+    CHECK(!text && strstr(err, "more than 1073741824"));
+    free(text);
+    printf("a %lld-byte file of %zu zero bytes: refused (%s)\n", (long long)file_size(path), total,
+           err);
+done:
+    if (f) fclose(f);
+    ZSTD_freeCCtx(cc);
+    free(zeros);
+    free(out);
+    remove(path);
+}
+
 /* Reopening: a half-written last frame is dropped and cut off; damage is refused. */
 static void test_resume_and_damage(void) {
     const char *path = tmp_path(0, "records.zst");
@@ -612,6 +652,7 @@ int main(void) {
     test_bad_lines();
     test_refusals();
     test_resume_and_damage();
+    test_decompression_limit();
     test_datagen();
     test_openings();
     test_random_openings();
