@@ -108,10 +108,14 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
                 const struct adjudication *adj, int64_t *clock, struct player_reply *rep,
                 struct played_game *out) {
     int side = tafl_pos(go->game)->side;
-    int64_t allowed = -1;
-    if (go->tc.kind == TC_MOVETIME) allowed = go->tc.movetime_ms;
-    if (go->tc.kind == TC_CLOCK) allowed = clock[side];
-    go->deadline_ms = allowed >= 0 ? allowed + adj->time_margin_ms + HANG_GRACE_MS : adj->hang_ms;
+    /* a clock may stand below 0 after a move over it within the margin: it still limits (the
+       debt counts against the next move), it is not "no limit" */
+    bool limited = go->tc.kind == TC_MOVETIME || go->tc.kind == TC_CLOCK;
+    int64_t allowed = go->tc.kind == TC_MOVETIME ? go->tc.movetime_ms
+                      : go->tc.kind == TC_CLOCK  ? clock[side]
+                                                 : 0;
+    go->deadline_ms =
+        limited ? (allowed > 0 ? allowed : 0) + adj->time_margin_ms + HANG_GRACE_MS : adj->hang_ms;
     int64_t t0 = now_ms();
     enum player_status st = p->ops->go(p->self, go, rep);
     int64_t used = now_ms() - t0;
@@ -130,7 +134,7 @@ static bool ask(struct player *p, const char *who, struct player_go *go,
         lose(out, side, PLAYED_END_ILLEGAL, who, why);
         return false;
     }
-    if (allowed >= 0 && used > allowed + adj->time_margin_ms) {
+    if (limited && used > allowed + adj->time_margin_ms) {
         snprintf(why, sizeof why, "took %lld ms with %lld ms left", (long long)used,
                  (long long)allowed);
         lose(out, side, PLAYED_END_TIMEOUT, who, why);

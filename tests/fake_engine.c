@@ -10,11 +10,13 @@
  *   --slow MS          wait MS milliseconds before each answer
  *   --score CP         report "info ... score cp CP" before each answer
  *   --no-uciok         never finish the handshake
+ *   --pid-file PATH    write its process id to PATH at start
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/notation.h"
 #include "engine/tafl.h"
@@ -88,6 +90,11 @@ static void read_script(struct script *s, int argc, char **argv) {
         long v = i + 1 < argc ? atol(argv[i + 1]) : 0;
         if (strcmp(a, "--no-uciok") == 0) {
             s->no_uciok = 1;
+            continue;
+        }
+        if (strcmp(a, "--pid-file") == 0 && i + 1 < argc) {
+            FILE *f = fopen(argv[++i], "w");
+            if (f) fprintf(f, "%ld\n", (long)getpid()), fclose(f);
             continue;
         }
         if (strcmp(a, "--crash-after") == 0) s->crash = v;

@@ -6,6 +6,7 @@
  * and the command lines of hnefi match, selfplay and games, including every argument error.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -205,6 +206,21 @@ static int against_fake(const char *script, int64_t games, struct time_control *
     return match_run(&c, st, err, errlen);
 }
 
+/* Runs two games of alpha against the fake engine started by a shell that does not exec it. */
+static int against_wrapped_fake(const char *script, struct time_control *tc,
+                                struct match_status *st, char *err, size_t errlen) {
+    struct match_config c;
+    struct player_spec p[2];
+    struct uci_engine e;
+    static char cmd[900];
+    snprintf(cmd, sizeof cmd, "sh -c '%s %s'", FAKE_ENGINE, script);
+    two_players(&c, p, 300, 300, 2);
+    fake_player(&p[1], &e, "wrapped", cmd);
+    p[1].tc = *tc;
+    c.adj.time_margin_ms = 20;
+    return match_run(&c, st, err, errlen);
+}
+
 /* Counts the games alpha won. */
 static int64_t alpha_wins(const struct match_status *st) {
     return st->enc[0].wdl[0][0] + st->enc[0].wdl[1][0];
@@ -236,6 +252,30 @@ static void test_faulty_engines(void) {
     CHECK_EQ_INT(st.ends[hang], 2);
     CHECK_EQ_INT(alpha_wins(&st), 2);
     match_status_free(&st);
+    /* the same from behind a wrapper that does not exec it (as scripts for Java or Python
+       engines do): killing the hung engine kills its whole process group, so the real engine
+       does not live on as an orphan */
+    char pid_path[300], script[700];
+    snprintf(pid_path, sizeof pid_path, "%s", tmp_path(0, "fake.pid"));
+    snprintf(script, sizeof script, "--hang-after 0 --pid-file %s; true", pid_path);
+    if (!CHECK(against_wrapped_fake(script, &tc, &st, err, sizeof err) == 0))
+        fprintf(stderr, "    %s\n", err);
+    CHECK_EQ_INT(st.ends[hang], 2);
+    match_status_free(&st);
+    FILE *pf = fopen(pid_path, "r");
+    long fake_pid = 0;
+    if (CHECK(pf && fscanf(pf, "%ld", &fake_pid) == 1 && fake_pid > 1)) {
+        /* gone, once whoever inherited it has reaped it (a bound only a hang reaches) */
+        bool gone = false;
+        for (int i = 0; i < 6000 && !gone; i++) {
+            gone = kill((pid_t)fake_pid, 0) != 0 && errno == ESRCH;
+            struct timespec pause = {0, 10000000};
+            if (!gone) nanosleep(&pause, NULL);
+        }
+        CHECK(gone);
+        if (!gone) kill((pid_t)fake_pid, SIGKILL);
+    }
+    if (pf) fclose(pf);
     /* too slow for its move time (it sleeps 60 ms, over 30 + 20 on any machine), but answering
        long before the hang deadline (1050 ms): a loss on time. On a heavily loaded machine the
        answer can still come after the deadline, and then it rightly counts as a hang: the two
@@ -251,6 +291,14 @@ static void test_faulty_engines(void) {
         match_status_free(&st);
     }
     CHECK(on_time);
+    /* a clock run below 0 within the margin still limits: the debt counts against the next
+       move (100 ms, no increment, a margin of 20 ms; it takes 110 ms a move). A clock below 0
+       once read as no limit at all, and the engine played on at 110 ms a move. */
+    struct time_control clock_tc = {.kind = TC_CLOCK, .base_ms = 100, .inc_ms = 0};
+    CHECK(against_fake("--slow 110", 2, &clock_tc, 0, &st, err, sizeof err) == 0);
+    CHECK_EQ_INT(st.ends[timeout] + st.ends[hang], 2);
+    CHECK_EQ_INT(alpha_wins(&st), 2);
+    match_status_free(&st);
     /* an illegal move, an unreadable move, no move */
     static const char *const bad[] = {"--illegal-after 2", "--garbage-after 0", "--none-after 1"};
     for (int i = 0; i < 3; i++) {
@@ -281,6 +329,18 @@ static int fakes(const char *script_a, const char *script_b, const struct adjudi
     fake_player(&p[1], &e[1], "two", cmd[1]);
     c.adj = *adj;
     return match_run(&c, st, err, errlen);
+}
+
+/* With hnefi's own stdin closed (a pipe then gets descriptor 0), external engines still start
+   with their stdin the pipe hnefi writes to. */
+static void test_closed_stdin(void) {
+    char cmd[1200], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s match --variant brandubh --games 2 --max-plies 40 --quiet --player name=a "
+             "tc=nodes:200 --player name=b cmd=%s <&-",
+             HNEFI_BINARY, FAKE_ENGINE);
+    int status = run_command(cmd, out, sizeof out);
+    if (!CHECK(status == 0 && strstr(out, "2 games played"))) fprintf(stderr, "    %s\n", out);
 }
 
 /*
@@ -916,6 +976,7 @@ int main(void) {
     test_crash_restarts_leak_nothing();
     test_adjudication();
     test_split_pairs();
+    test_closed_stdin();
     test_sprt_stop();
     test_resume_checks();
     test_round_robin();

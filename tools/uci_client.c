@@ -33,6 +33,47 @@ struct uci_client {
     size_t cmdcap;
 };
 
+/*
+ * The process groups of the engines running now, for the signal handler: each engine starts in a
+ * group of its own (so that a wrapper script's children die with it), which also keeps it out of
+ * the terminal's Ctrl-C; hnefi kills the groups itself when SIGINT, SIGTERM or SIGHUP ends it.
+ */
+enum { LIVE_GROUPS_MAX = 256 };
+static atomic_int live_groups[LIVE_GROUPS_MAX];
+
+/* Kills every live engine group, then ends hnefi by the signal it got. */
+static void kill_groups_and_die(int sig) {
+    for (int i = 0; i < LIVE_GROUPS_MAX; i++) {
+        int g = atomic_load(&live_groups[i]);
+        if (g > 0) kill(-g, SIGKILL);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Installs kill_groups_and_die for the ending signals, except those ignored (a background job). */
+static void install_handlers(void) {
+    static atomic_flag done = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&done)) return;
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        struct sigaction sa = {0};
+        sa.sa_handler = kill_groups_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Notes group g as live (true) or gone (false). */
+static void note_group(pid_t g, bool live) {
+    for (int i = 0; i < LIVE_GROUPS_MAX; i++) {
+        int want = live ? 0 : (int)g;
+        if (atomic_compare_exchange_strong(&live_groups[i], &want, live ? (int)g : 0)) return;
+    }
+}
+
 /* Returns a monotonic time in milliseconds. */
 static int64_t now_ms(void) {
     struct timespec t;
@@ -58,18 +99,19 @@ static void reap(struct uci_client *c, bool kill_it, char *why, size_t whylen) {
     if (c->from_fd >= 0) close(c->from_fd);
     c->to_fd = c->from_fd = -1;
     int status = 0;
-    pid_t r = 0;
-    /* give a dying engine a moment to go by itself */
-    for (int64_t until = now_ms() + (kill_it ? 0 : QUIT_WAIT_MS); r == 0;) {
-        r = waitpid(c->pid, &status, WNOHANG);
-        if (r != 0 || now_ms() >= until) break;
+    /* give a dying engine a moment to go by itself (waited for, not yet reaped: while it is not,
+       its pid, which names its process group, cannot be taken by another process) */
+    for (int64_t until = now_ms() + (kill_it ? 0 : QUIT_WAIT_MS);;) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid) break;
+        if (now_ms() >= until) break;
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    if (r == 0) {
-        kill(c->pid, SIGKILL);
-        r = waitpid(c->pid, &status, 0);
-    }
+    kill(-c->pid, SIGKILL); /* the engine's whole group: what a wrapper script started, too */
+    pid_t r = waitpid(c->pid, &status, 0);
+    note_group(c->pid, false);
     if (why && r == c->pid) exit_text(status, why, whylen);
     c->pid = -1;
     c->blen = 0;
@@ -98,9 +140,19 @@ static bool spawn(struct uci_client *c, char *err, size_t errlen) {
     snprintf(shell_cmd, n, "exec %s", c->eng->cmd);
     pid_t pid = fork();
     if (pid == 0) {
+        setpgid(0, 0);
         int devnull = open("/dev/null", O_WRONLY);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
+        /* dup3 clears close-on-exec, which dup2 onto the same descriptor (a pipe given fd 0 or
+           1 because hnefi's own were closed) would leave set; a pipe end already in place gets
+           the flag cleared by hand */
+        if (in[0] != 0)
+            dup3(in[0], 0, 0);
+        else
+            fcntl(0, F_SETFD, 0);
+        if (out[1] != 1)
+            dup3(out[1], 1, 0);
+        else
+            fcntl(1, F_SETFD, 0);
         if (devnull >= 0) dup2(devnull, 2);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", shell_cmd, (char *)NULL);
@@ -115,6 +167,8 @@ static bool spawn(struct uci_client *c, char *err, size_t errlen) {
         close(out[0]);
         return false;
     }
+    setpgid(pid, pid); /* as the child does: whichever runs first, the group exists now */
+    note_group(pid, true);
     c->pid = pid;
     c->to_fd = in[1];
     c->from_fd = out[0];
@@ -311,6 +365,12 @@ static bool info_score(const char *line, int *score) {
     return false;
 }
 
+/* Returns a clock as it is sent to an engine: at least 1 ms (a clock over its time within the
+   referee's margin stands below 0, which engines do not expect). */
+static int64_t clock_sent(int64_t ms) {
+    return ms > 0 ? ms : 1;
+}
+
 /* Asks the engine for a move and waits for bestmove by the deadline. */
 static enum player_status client_go(void *self, const struct player_go *go,
                                     struct player_reply *out) {
@@ -333,7 +393,8 @@ static enum player_status client_go(void *self, const struct player_go *go,
     case TC_CLOCK:
         ok = ok &&
              sendf(c, "go wtime %lld btime %lld winc %lld binc %lld",
-                   (long long)go->clock_ms[SIDE_DEFENDERS], (long long)go->clock_ms[SIDE_ATTACKERS],
+                   (long long)clock_sent(go->clock_ms[SIDE_DEFENDERS]),
+                   (long long)clock_sent(go->clock_ms[SIDE_ATTACKERS]),
                    (long long)go->inc_ms[SIDE_DEFENDERS], (long long)go->inc_ms[SIDE_ATTACKERS]);
         break;
     }
@@ -414,6 +475,7 @@ bool uci_player_create(const struct player_spec *spec, struct player *out, char 
         return false;
     }
     signal(SIGPIPE, SIG_IGN); /* a dead engine shows as a failed write, not a dead hnefi */
+    install_handlers();
     struct uci_client *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(err, errlen, "out of memory");
