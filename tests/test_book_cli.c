@@ -318,13 +318,20 @@ static void test_uci(void) {
     CHECK(strncmp(until(&p, "info "), "info depth", 10) == 0);
     pipe_process_send(&p, "stop", WAIT);
     until(&p, "bestmove ");
-    /* errors: an error line, and play goes on without the book */
+    /* errors: an error line, and play goes on with the book as it was */
     pipe_process_send(&p, "setoption name BookVariety value often", WAIT);
     CHECK(strstr(until(&p, "info string error"),
                  "BookVariety: value 'often': expected best or weighted"));
     pipe_process_send(&p, "setoption name BookFile value junk.csv", WAIT);
     CHECK(strstr(until(&p, "info string error"),
-                 "junk.csv: not a hnefi book (not zstd data); playing without a book"));
+                 "junk.csv: not a hnefi book (not zstd data); the book stays as it was"));
+    pipe_process_send(&p, "go nodes 200", WAIT);
+    CHECK(strncmp(until(&p, "info "), "info string book move", 21) == 0);
+    until(&p, "bestmove ");
+    /* off, then a bad book asked for: still off */
+    CHECK(silent(&p, "setoption name OwnBook value false"));
+    pipe_process_send(&p, "setoption name BookFile value junk.csv", WAIT);
+    CHECK(strstr(until(&p, "info string error"), "; the book stays as it was"));
     pipe_process_send(&p, "go nodes 200", WAIT);
     CHECK(strncmp(until(&p, "info "), "info depth", 10) == 0);
     until(&p, "bestmove ");

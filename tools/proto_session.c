@@ -626,11 +626,16 @@ static bool book_check(struct proto_session *s, char *err, size_t errlen, bool *
     return true;
 }
 
-/* Returns ok; a book that cannot be read adds to err that play goes on without one. */
-static bool without_book(bool ok, bool unreadable, char *err, size_t errlen) {
+/* Returns ok; a book that cannot be read is given up: the session's book choice goes back to
+   what it was before (name, on or off; the book loaded then is still loaded), and err says so. */
+static bool keep_book(struct proto_session *s, bool ok, bool unreadable, const char *old_name,
+                      int old_own, char *err, size_t errlen) {
+    if (ok || !unreadable) return ok;
+    snprintf(s->bk.name, sizeof s->bk.name, "%s", old_name);
+    s->bk.own = old_own;
     size_t n = strlen(err);
-    if (!ok && unreadable && n < errlen) snprintf(err + n, errlen - n, "; playing without a book");
-    return ok;
+    if (n < errlen) snprintf(err + n, errlen - n, "; the book stays as it was");
+    return false;
 }
 
 /* Asks for the book name and turns the book on; reads it now (book_check's results). */
@@ -638,7 +643,6 @@ static bool book_ask(struct proto_session *s, const char *name, char *err, size_
                      bool *unreadable) {
     if (s->caps.no_files && strcmp(name, "default") != 0) {
         snprintf(err, errlen, "book files are off in this session");
-        s->bk.own = 0;
         *unreadable = true;
         return false;
     }
@@ -649,17 +653,23 @@ static bool book_ask(struct proto_session *s, const char *name, char *err, size_
 
 /* Asks for the book name (a file, or "default") and turns the book on; reads it now. */
 bool proto_session_set_book(struct proto_session *s, const char *name, char *err, size_t errlen) {
+    char old_name[sizeof s->bk.name];
+    snprintf(old_name, sizeof old_name, "%s", s->bk.name);
+    int old_own = s->bk.own;
     bool unreadable = false, ok = book_ask(s, name, err, errlen, &unreadable);
-    return without_book(ok, unreadable, err, errlen);
+    return keep_book(s, ok, unreadable, old_name, old_own, err, errlen);
 }
 
 /* Turns the book on (own 1), off (0) or back to the default switch (-1). */
 bool proto_session_own_book(struct proto_session *s, int own, char *err, size_t errlen) {
     bool unreadable = false;
+    int old_own = s->bk.own;
     s->bk.own = own;
     if (own != 1) return true;
+    char old_name[sizeof s->bk.name];
+    snprintf(old_name, sizeof old_name, "%s", s->bk.name);
     bool ok = book_check(s, err, errlen, &unreadable);
-    return without_book(ok, unreadable, err, errlen);
+    return keep_book(s, ok, unreadable, old_name, old_own, err, errlen);
 }
 
 /* Plays from the book if it holds a move for the current game (see proto_session.h). */
