@@ -6,12 +6,18 @@
 #ifndef HNEFI_BENCH_PERFT_H
 #define HNEFI_BENCH_PERFT_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/position.h"
 
 /* Returns perft(depth) of p. */
 uint64_t perft(const struct position *p, int depth);
+
+/* Returns perft(depth) of p, or what it had counted when *stop was set (*stopped says so). */
+uint64_t perft_stoppable(const struct position *p, int depth, const atomic_bool *stop,
+                         bool *stopped);
 
 /* Calls out(move, count, ctx) for each root move with the perft(depth-1) below it; returns the sum.
  */

@@ -385,6 +385,17 @@ static void test_held_searches(void) {
     pipe_process_send(&p, "stop", WAIT);
     CHECK(legal_after("copenhagen", NULL, "d1d3", search_reply(&p, &infos, NULL)));
     CHECK(error_reply(&p, "ponderhit", "no 'go ponder' search"));
+    /* a perft count too long to wait for (Copenhagen, 8 plies) runs beside the reader: isready
+       is answered, stop ends it with what it counted */
+    CHECK(silent(&p, "position startpos"));
+    pipe_process_send(&p, "perft 8", WAIT);
+    CHECK(pipe_process_ask(&p, "isready", "readyok", NULL, 0, WAIT));
+    CHECK(pipe_process_ask(&p, "stop", "perft 8: stopped after ", NULL, 0, WAIT));
+    pipe_process_send(&p, "go perft 8", WAIT);
+    CHECK(pipe_process_ask(&p, "position startpos moves d1d3", "perft 8: stopped after ", NULL, 0,
+                           WAIT));
+    CHECK(pipe_process_ask(&p, "perft 2", "perft 2: ", line, sizeof line, WAIT));
+    CHECK(strstr(line, " nodes, ") != NULL); /* a short count finishes */
     /* a setoption refused during a search (a network file that does not load, a table size out
        of range) leaves the search running: stop still gets its bestmove */
     pipe_process_send(&p, "go infinite", WAIT);

@@ -4,6 +4,7 @@
  * `info` and `bestmove` lines from there, so `stop`, `isready` and `quit` are answered at once.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +39,12 @@ struct uci {
     bool pondering;            /* a `go ponder` search waits for ponderhit */
     struct search_limits ponder_limits;
     bool ponder_hold;
+    /* a perft count runs on a thread of its own, so that stop, isready and quit are answered */
+    pthread_t perft_thread;
+    bool perft_live;
+    atomic_bool perft_stop;
+    struct position perft_pos;
+    int perft_depth;
 };
 
 /* Prints an error line: `info string error: <message>`, unprintable bytes shown as '?'. */
@@ -434,16 +441,44 @@ static void cmd_position(struct uci *u, int n, char **w) {
     u->pondering = false;
 }
 
-/* Runs perft on the current position and prints the count (blocks the reader). */
-static void run_perft(struct uci *u, int depth) {
+/* The perft thread: counts, then prints the count (or how far it got when stopped). */
+static void *perft_main(void *arg) {
+    struct uci *u = arg;
     struct timespec a, b;
-    depth = proto_session_perft_depth(u->s, depth);
+    bool stopped = false;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    uint64_t nodes = perft(tafl_pos(u->s->game), depth);
+    uint64_t nodes = perft_stoppable(&u->perft_pos, u->perft_depth, &u->perft_stop, &stopped);
     clock_gettime(CLOCK_MONOTONIC, &b);
     double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-    proto_out("perft %d: %llu nodes, %.3f s, %.0f nodes/s", depth, (unsigned long long)nodes, dt,
-              dt > 0 ? (double)nodes / dt : 0.0);
+    if (stopped)
+        proto_out("perft %d: stopped after %.3f s (%llu nodes counted)", u->perft_depth, dt,
+                  (unsigned long long)nodes);
+    else
+        proto_out("perft %d: %llu nodes, %.3f s, %.0f nodes/s", u->perft_depth,
+                  (unsigned long long)nodes, dt, dt > 0 ? (double)nodes / dt : 0.0);
+    return NULL;
+}
+
+/* Waits for a perft count to end, stopping it first if stop is true. */
+static void perft_end(struct uci *u, bool stop) {
+    if (!u->perft_live) return;
+    if (stop) atomic_store(&u->perft_stop, true);
+    pthread_join(u->perft_thread, NULL);
+    u->perft_live = false;
+}
+
+/* Starts perft on the current position on its own thread; its count is printed when done. */
+static void run_perft(struct uci *u, int depth) {
+    perft_end(u, true);
+    proto_session_stop(u->s, false); /* as any go: a running search ends silently */
+    u->perft_pos = *tafl_pos(u->s->game);
+    u->perft_depth = proto_session_perft_depth(u->s, depth);
+    atomic_store(&u->perft_stop, false);
+    if (pthread_create(&u->perft_thread, NULL, perft_main, u) != 0) {
+        uci_error("perft: cannot start a thread");
+        return;
+    }
+    u->perft_live = true;
 }
 
 /* A numeric word of `go`: where its value goes and its range. */
@@ -704,6 +739,9 @@ static bool uci_line(struct uci *u, struct proto_line *line) {
         return true;
     }
     if (n == 0) return true;
+    /* a perft count ends at any command but isready (its position and rules stay as they are
+       meanwhile); stop ends it and nothing else */
+    if (strcmp(w[0], "isready") != 0) perft_end(u, true);
     if (strcmp(w[0], "quit") == 0) return false;
     for (size_t i = 0; i < sizeof uci_commands / sizeof uci_commands[0]; i++)
         if (strcmp(w[0], uci_commands[i].name) == 0) {
@@ -737,7 +775,8 @@ int proto_uci_loop(struct proto_session *s, struct proto_reader *r, struct proto
     snprintf(u->default_net, sizeof u->default_net, "%s", s->eval.have_net ? s->eval.net_path : "");
     bool quit = have && !uci_line(u, line);
     while (!quit && !s->switch_line && proto_read_line(r, line)) quit = !uci_line(u, line);
-    if (s->switch_line) { /* the other build goes on (PROTO_SWITCH) */
+    perft_end(u, quit || s->switch_line); /* at the end of input a count finishes, as a search */
+    if (s->switch_line) {                 /* the other build goes on (PROTO_SWITCH) */
         free(u);
         return PROTO_SWITCH;
     }
