@@ -803,7 +803,7 @@ static bool try_players(const struct match_config *cfg, char *err, size_t errlen
             snprintf(err, errlen, "player %s cannot start: %s", cfg->players[i].name, why);
             return false;
         }
-        bool ok = p.ops->new_game(p.self, cfg->v, why, sizeof why);
+        bool ok = p.ops->new_game(p.self, cfg->v, why, sizeof why) == PLAYER_OK;
         p.ops->free(p.self);
         if (!ok) {
             snprintf(err, errlen, "player %s cannot start a game: %s", cfg->players[i].name, why);

@@ -122,13 +122,14 @@ static uint64_t mix64(uint64_t x) {
 }
 
 /* Clears the table and history for a new game (same game, same moves: determinism). */
-static bool search_player_new_game(void *self, const struct variant *v, char *err, size_t errlen) {
+static enum player_status search_player_new_game(void *self, const struct variant *v, char *err,
+                                                 size_t errlen) {
     (void)v;
     (void)err;
     (void)errlen;
     struct search_player *p = self;
     search_clear(p->s);
-    return true;
+    return PLAYER_OK;
 }
 
 /* Searches the game's position within the time control. */

@@ -68,7 +68,7 @@ struct player_reply {
 };
 
 struct player_ops {
-    bool (*new_game)(void *self, const struct variant *v, char *err, size_t errlen);
+    enum player_status (*new_game)(void *self, const struct variant *v, char *err, size_t errlen);
     enum player_status (*go)(void *self, const struct player_go *go, struct player_reply *out);
     void (*abort)(void *self);
     void (*free)(void *self);

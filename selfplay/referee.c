@@ -184,13 +184,14 @@ void referee_play(uint64_t game_no, const struct variant *v, const struct openin
             clock[s] = tc[s].base_ms;
             go.inc_ms[s] = tc[s].inc_ms;
         }
-        if (out->result == RESULT_NONE && out->end != PLAYED_END_ABORTED &&
-            !players[s]->ops->new_game(players[s]->self, v, err, sizeof err)) {
-            if (atomic_load(stop))
-                out->end = PLAYED_END_ABORTED;
-            else
-                lose(out, s, PLAYED_END_CRASH, side_names[s], err);
-        }
+        if (out->result != RESULT_NONE || out->end == PLAYED_END_ABORTED) continue;
+        enum player_status st = players[s]->ops->new_game(players[s]->self, v, err, sizeof err);
+        if (st == PLAYER_OK) continue;
+        if (atomic_load(stop) || st == PLAYER_ABORTED)
+            out->end = PLAYED_END_ABORTED;
+        else /* no answer in time is a hang, as during a move; anything else a crash */
+            lose(out, s, st == PLAYER_HUNG ? PLAYED_END_HANG : PLAYED_END_CRASH, side_names[s],
+                 err);
     }
     struct adjudicator adjr = {0};
     while (out->result == RESULT_NONE && out->end != PLAYED_END_ABORTED) {

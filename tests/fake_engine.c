@@ -10,6 +10,7 @@
  *   --slow MS          wait MS milliseconds before each answer
  *   --score CP         report "info ... score cp CP" before each answer
  *   --no-uciok         never finish the handshake
+ *   --readyok-only N   answer only the first N isready of this process
  *   --pid-file PATH    write its process id to PATH at start
  */
 #include <stdio.h>
@@ -23,7 +24,7 @@
 
 /* What the command line asked for. */
 struct script {
-    long crash, hang, illegal, garbage, none, slow_ms, score;
+    long crash, hang, illegal, garbage, none, slow_ms, score, readyok_only;
     int no_uciok, has_score;
 };
 
@@ -84,7 +85,7 @@ static void go(struct tafl_game *t, const struct script *s, long done) {
 /* Reads the script from the command line. */
 static void read_script(struct script *s, int argc, char **argv) {
     memset(s, 0, sizeof *s);
-    s->crash = s->hang = s->illegal = s->garbage = s->none = -1;
+    s->crash = s->hang = s->illegal = s->garbage = s->none = s->readyok_only = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v = i + 1 < argc ? atol(argv[i + 1]) : 0;
@@ -103,6 +104,7 @@ static void read_script(struct script *s, int argc, char **argv) {
         if (strcmp(a, "--garbage-after") == 0) s->garbage = v;
         if (strcmp(a, "--none-after") == 0) s->none = v;
         if (strcmp(a, "--slow") == 0) s->slow_ms = v;
+        if (strcmp(a, "--readyok-only") == 0) s->readyok_only = v;
         if (strcmp(a, "--score") == 0) s->score = v, s->has_score = 1;
         i++;
     }
@@ -123,7 +125,7 @@ int main(int argc, char **argv) {
             printf("id name fake\n");
             if (!s.no_uciok) printf("uciok\n");
         } else if (strcmp(line, "isready") == 0) {
-            printf("readyok\n");
+            if (s.readyok_only < 0 || s.readyok_only-- > 0) printf("readyok\n");
         } else if (strncmp(line, "setoption name Variant value ", 29) == 0) {
             const struct variant *nv = variant_by_name(line + 29);
             if (nv) {

@@ -252,6 +252,13 @@ static void test_faulty_engines(void) {
     CHECK_EQ_INT(st.ends[hang], 2);
     CHECK_EQ_INT(alpha_wins(&st), 2);
     match_status_free(&st);
+    /* stops answering isready at its second game's start (the start-up limit 500 ms; two games
+       at once, so four games give each process a second one): those games are lost as hangs,
+       as a move not answered is, not as crashes */
+    CHECK(against_fake("--readyok-only 2", 4, NULL, 500, &st, err, sizeof err) == 0);
+    CHECK(st.ends[hang] >= 1);
+    CHECK_EQ_INT(st.ends[crash], 0);
+    match_status_free(&st);
     /* the same from behind a wrapper that does not exec it (as scripts for Java or Python
        engines do): killing the hung engine kills its whole process group, so the real engine
        does not live on as an orphan */

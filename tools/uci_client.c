@@ -307,7 +307,8 @@ static enum player_status start(struct uci_client *c, const struct variant *v, c
 }
 
 /* Starts a game: (re)starts a dead engine, then ucinewgame and isready. */
-static bool client_new_game(void *self, const struct variant *v, char *err, size_t errlen) {
+static enum player_status client_new_game(void *self, const struct variant *v, char *err,
+                                          size_t errlen) {
     struct uci_client *c = self;
     enum player_status st = PLAYER_OK;
     if (c->pid <= 0) st = start(c, v, err, errlen);
@@ -318,7 +319,7 @@ static bool client_new_game(void *self, const struct variant *v, char *err, size
             st = wait_for(c, "readyok", c->eng->startup_ms > 0 ? c->eng->startup_ms : STARTUP_MS,
                           err, errlen);
     }
-    return st == PLAYER_OK;
+    return st;
 }
 
 /* Builds the position command of the game so far into c->cmdline; false if out of memory. */
