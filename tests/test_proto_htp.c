@@ -239,6 +239,7 @@ static void test_errors(void) {
         {"play attacker d1 d99", "message: play: invalid coordinate"},
         {"play attacker 0d1 0d3", "message: play: the square is not on the 11x11 board"},
         {"play attacker d1 d12", "message: play: the square is not on the 11x11 board"},
+        {"play attacker f01 f3", "message: play: invalid coordinate"},
         {"play defender f4 f2", "play: it isn't your turn"},
         {"play attacker c1 c3", "play: it isn't your turn"},
         {"play attacker f6 f7", "play: it isn't your turn"},

@@ -125,7 +125,7 @@ static int htp_sq(const char *w, int size, const char **why) {
     }
     p++;
     int64_t rank;
-    if (!proto_parse_i64(p, 1, 13, &rank) || *p == '+' || *p == '-') {
+    if (!proto_parse_i64(p, 1, 13, &rank) || *p == '+' || *p == '-' || *p == '0') {
         *why = "invalid coordinate";
         return -1;
     }
