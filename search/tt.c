@@ -43,6 +43,7 @@ bool tt_resize_then(struct tt *tt, size_t mib, void (*ready)(void *ctx), void *c
 #ifdef MADV_HUGEPAGE
     if (e && huge) madvise(e, size, MADV_HUGEPAGE);
 #endif
+    if (!e) return false;
     int maps = tt->maps > 0 ? tt->maps : 1;
     uint64_t *dirty = calloc((size_t)maps * ((buckets + 63) / 64), sizeof *dirty);
     if (!e || !dirty) {

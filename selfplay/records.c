@@ -291,7 +291,8 @@ bool records_parse(const char *line, size_t len, const struct variant *v, struct
     }
     /* a short line's result may come from outside the rules (resigned, on time), but it must not
        contradict an end the moves reach by the rules */
-    if (scratch->result != RESULT_NONE && out->result != scratch->result) {
+    if (scratch->result != RESULT_NONE && out->result != RESULT_NONE &&
+        out->result != scratch->result) {
         char ends[80];
         snprintf(err, errlen, "the line says %s, but its moves end so: %s",
                  status_words[out->result & 3],

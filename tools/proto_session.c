@@ -245,6 +245,7 @@ static void game_copy(struct tafl_game *dst, const struct tafl_game *src) {
     dst->result = src->result;
     dst->reason = src->reason;
     memcpy(dst->pos, src->pos, (size_t)(src->n + 1) * sizeof src->pos[0]);
+    memcpy(dst->keys, src->keys, (size_t)(src->n + 1) * sizeof src->keys[0]);
     memcpy(dst->moves, src->moves, (size_t)src->n * sizeof src->moves[0]);
     memcpy(dst->captures, src->captures, (size_t)src->n * sizeof src->captures[0]);
 }

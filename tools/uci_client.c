@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -109,9 +110,10 @@ static void reap(struct uci_client *c, bool kill_it, char *why, size_t whylen) {
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    kill(-c->pid, SIGKILL); /* the engine's whole group: what a wrapper script started, too */
+    kill(-c->pid, SIGKILL);    /* the engine's whole group: what a wrapper script started, too */
+    kill(c->pid, SIGKILL);     /* and the engine, should it have left its group */
+    note_group(c->pid, false); /* before the reaping frees its pid for reuse */
     pid_t r = waitpid(c->pid, &status, 0);
-    note_group(c->pid, false);
     if (why && r == c->pid) exit_text(status, why, whylen);
     c->pid = -1;
     c->blen = 0;
@@ -138,8 +140,23 @@ static bool spawn(struct uci_client *c, char *err, size_t errlen) {
         return false;
     }
     snprintf(shell_cmd, n, "exec %s", c->eng->cmd);
+    /* no ending signal between the fork and the group's note (an engine not noted would outlive
+       hnefi), nor in the child before it has the signals' default actions back */
+    sigset_t ending, before;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &before);
     pid_t pid = fork();
     if (pid == 0) {
+        const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (int i = 0; i < 3; i++) {
+            struct sigaction sa;
+            if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == kill_groups_and_die)
+                signal(sigs[i], SIG_DFL);
+        }
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
         setpgid(0, 0);
         int devnull = open("/dev/null", O_WRONLY);
         /* dup3 clears close-on-exec, which dup2 onto the same descriptor (a pipe given fd 0 or
@@ -162,6 +179,7 @@ static bool spawn(struct uci_client *c, char *err, size_t errlen) {
     close(in[0]);
     close(out[1]);
     if (pid < 0) {
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
         snprintf(err, errlen, "cannot start a process: %s", strerror(errno));
         close(in[1]);
         close(out[0]);
@@ -169,6 +187,7 @@ static bool spawn(struct uci_client *c, char *err, size_t errlen) {
     }
     setpgid(pid, pid); /* as the child does: whichever runs first, the group exists now */
     note_group(pid, true);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
     c->pid = pid;
     c->to_fd = in[1];
     c->from_fd = out[0];
