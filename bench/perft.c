@@ -4,22 +4,6 @@
 #include "engine/make.h"
 #include "engine/movegen.h"
 
-/* Returns perft(depth) of p. */
-uint64_t perft(const struct position *p, int depth) {
-    if (depth == 0) return 1;
-    if (p->result != RESULT_NONE) return 0;
-    if (depth == 1) return (uint64_t)movegen_count(p);
-    move_t moves[MAX_MOVES];
-    int n = movegen_list(p, moves);
-    uint64_t total = 0;
-    struct position child;
-    for (int i = 0; i < n; i++) {
-        make_move(&child, p, moves[i]);
-        total += perft(&child, depth - 1);
-    }
-    return total;
-}
-
 /* perft with a look at *stop at every node two or more plies from the leaves. */
 static uint64_t perft_watched(const struct position *p, int depth, const atomic_bool *stop) {
     if (depth == 0) return 1;
@@ -35,6 +19,12 @@ static uint64_t perft_watched(const struct position *p, int depth, const atomic_
         total += perft_watched(&child, depth - 1, stop);
     }
     return total;
+}
+
+/* Returns perft(depth) of p. */
+uint64_t perft(const struct position *p, int depth) {
+    static const atomic_bool never = false;
+    return perft_watched(p, depth, &never);
 }
 
 /* Returns perft(depth) of p, or what it had counted when *stop was set (*stopped says so). */
