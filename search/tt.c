@@ -44,7 +44,9 @@ bool tt_resize_then(struct tt *tt, size_t mib, void (*ready)(void *ctx), void *c
     if (e && huge) madvise(e, size, MADV_HUGEPAGE);
 #endif
     if (!e) return false;
-    int maps = tt->maps > 0 ? tt->maps : 1;
+    /* one map of written buckets: tt->maps may be changing under a running search (ready stops
+       it), and the next search sets its writers (tt_set_writers) anyway */
+    int maps = 1;
     uint64_t *dirty = calloc((size_t)maps * ((buckets + 63) / 64), sizeof *dirty);
     if (!e || !dirty) {
         if (e) munmap(map, map_bytes);
