@@ -186,6 +186,21 @@ int movegen_count(const struct position *p) {
     return movegen_count_side(p, p->side);
 }
 
+/* Tells whether the side to move has a legal move: a one-square step answers at once. */
+bool movegen_has_move(const struct position *p) {
+    const struct variant *v = p->v;
+    if (!v->special_moves) {
+        const struct bb_geom *g = &v->g;
+        bb_t empty = g->board & ~pos_occupied(p);
+        bb_t men = p->side == SIDE_ATTACKERS ? p->att : p->def;
+        if (bb_any(bb_neighbours(men, g) & empty & ~v->men_forbidden)) return true;
+        if (p->side == SIDE_DEFENDERS &&
+            bb_any(bb_neighbours(p->king, g) & empty & ~v->king_forbidden))
+            return true;
+    }
+    return movegen_count(p) > 0;
+}
+
 /* Tells whether the move m is legal for the side to move (ignoring repetition rules). */
 bool movegen_is_legal(const struct position *p, move_t m) {
     const struct variant *v = p->v;

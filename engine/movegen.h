@@ -58,6 +58,10 @@ int movegen_count(const struct position *p);
 /* Counts the moves of side s (whoever is to move). */
 int movegen_count_side(const struct position *p, int s);
 
+/* Tells whether the side to move has a legal move (repetition rules aside): a man or the king
+   beside a square it may stop on answers at once; otherwise the moves are counted. */
+bool movegen_has_move(const struct position *p);
+
 /* Returns every square some piece of gen reaches in one slide through pro, landing on land. */
 bb_t movegen_slide_set(const struct bb_geom *g, bb_t gen, bb_t pro, bb_t land);
 

@@ -32,6 +32,7 @@
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
+    X(qs_no_moves, 1, 0, 1)     /* quiescence sees a side left without a move (it has lost) */     \
     X(ring_men, 4, 0, 24)       /* no reduction of an attacker move that fills a gap of the        \
                                    ring (encirclement) with at most this many men inside ... */    \
     X(ring_gaps, 6, 1, 40)      /* ... and at most this many gaps left (0 men: off) */             \

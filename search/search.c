@@ -248,6 +248,9 @@ static int qsearch(struct thread *t, const struct position *p, int alpha, int be
                    int qply) {
     if (ply > t->seldepth) t->seldepth = ply;
     if (threat_win_in_one(p)) return SCORE_WIN - ply - 1;
+    /* a side left without a move has lost (or drawn): a squeeze's last move is a win in one */
+    if (t->s->opt.params.qs_no_moves && !movegen_has_move(p))
+        return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
     if (ply >= SEARCH_MAX_PLY - 2) return evaluate(t, p, ply);
     bool threat = qply < QS_THREAT_PLIES && threat_against(p);
     if (!threat) return qsearch_captures(t, p, alpha, beta, ply, qply);

@@ -377,6 +377,8 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
     }
     int cm = movegen_count(p);
     if (cm != nr) ref_report(st, p, MOVE_NONE, "movegen_count", cm, nr);
+    if (movegen_has_move(p) != (nr > 0))
+        ref_report(st, p, MOVE_NONE, "movegen_has_move", movegen_has_move(p), nr > 0);
     qsort(em, (size_t)ne, sizeof em[0], ref_cmp_move);
     qsort(rm, (size_t)nr, sizeof rm[0], ref_cmp_move);
     for (int i = 0; i < nr; i++)
@@ -432,6 +434,9 @@ static int ref_compare_position(struct ref_stats *st, const struct position *p,
             /* §4.9 for every child: the engine's move count of the child must match. */
             ref_no_moves_end(&c->b, &c->result, &c->reason);
             int ec = movegen_count(&child);
+            if (movegen_has_move(&child) != (ec > 0))
+                ref_report(st, p, rm[i], "child: movegen_has_move against movegen_count",
+                           movegen_has_move(&child), ec > 0);
             if ((ec == 0) != (c->reason == END_NO_MOVES))
                 ref_report(st, p, rm[i], "child has no legal move (engine movegen_count)", ec,
                            c->reason == END_NO_MOVES);

@@ -2,8 +2,8 @@
  * Search tests: every line of tests/data/tactics.tsv (forced wins in 1, 3 and 5 plies found with
  * the exact length and a listed move; no false win where none exists within 5 plies), the
  * project's own positions for fetlar, tablut and linnaeus checked against an exhaustive
- * minimax inside the test, determinism, limits, MultiPV, threads, and the TT's mate-score
- * conversion.
+ * minimax inside the test, a side without a move seen in quiescence, determinism, limits, MultiPV,
+ * threads, and the TT's mate-score conversion.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +199,47 @@ static void repetition_none(struct search *s) {
     /* under the variant's own rule (loss_defenders) the repetition still counts */
     r = run(s, variant_by_name("copenhagen"), fen, 5, 0, 1);
     CHECK(r.score != SCORE_WIN - 5);
+}
+
+/*
+ * A side left without a move has lost (Copenhagen's no_moves): quiescence sees it, so the move
+ * that takes the last defender's last square is a win in one at depth 1, and a squeeze in 3 at
+ * depth 3 (tactics-mined.tsv lines 285 and 291; without the test, qs_no_moves=0, depths 4 and 6).
+ */
+static void no_moves_in_quiescence(struct search *s) {
+    struct variant v = *variant_by_name("copenhagen");
+    v.repetition = REP_NONE;
+    static const struct {
+        const char *fen, *move;
+        int plies;
+    } cases[] = {
+        {"5aaaka1/1aa5a2/a10/11/10a/10a/5a4a/a9a/5a5/8aa1/3adaa4 a", "i2e2", 1},
+        {"3a4a2/1aa6a1/aa9/11/11/11/11/a8d1/1a7aa/1a4aa1a1/5a1ka2 a", "j10j5", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int on = 0; on <= 1; on++) {
+            struct position p;
+            char err[200], text[MOVE_TEXT_MAX];
+            if (!CHECK(fen_parse(&p, &v, cases[i].fen, err, sizeof err))) continue;
+            struct tafl_game *t = tafl_new(&v);
+            tafl_reset(t, &p);
+            struct search_options opt;
+            search_options_default(&opt);
+            opt.params.qs_no_moves = on;
+            struct search_limits lim = {.depth = cases[i].plies, .time_ms = {-1, -1}};
+            struct search_result r = {0};
+            search_clear(s);
+            search_run(s, t, &lim, &opt, NULL, &r);
+            tafl_free(t);
+            if (on) {
+                CHECK_EQ_INT(r.score, SCORE_WIN - cases[i].plies);
+                move_write(r.best, v.size, text);
+                CHECK_EQ_STR(text, cases[i].move);
+            } else {
+                CHECK(r.score < SCORE_WIN - cases[i].plies); /* the test can fail */
+            }
+        }
+    }
 }
 
 /* The same search twice gives the same nodes and move (one thread). */
@@ -549,6 +590,7 @@ int main(void) {
     CHECK_EQ_INT(tactics(s), 60);
     own_positions(s);
     repetition_none(s);
+    no_moves_in_quiescence(s);
     determinism(s);
     time_limit(s);
     multipv(s);
