@@ -18,10 +18,11 @@
 #include "search/search.h"
 #include "search/tt.h"
 
-/* Searches a FEN of a variant (NULL: its start) to a depth with repetition off; returns the
-   result. */
-static struct search_result run(struct search *s, const struct variant *v, const char *fen,
-                                int depth, uint64_t nodes, int threads) {
+/* Searches a FEN of a variant (NULL: its start) to a depth with the search parameters params
+   (NULL: the defaults); returns the result. */
+static struct search_result run_params(struct search *s, const struct variant *v, const char *fen,
+                                       int depth, uint64_t nodes, int threads,
+                                       const struct search_params *params) {
     struct position p;
     char err[200];
     struct search_result r = {0};
@@ -37,11 +38,18 @@ static struct search_result run(struct search *s, const struct variant *v, const
     struct search_options opt;
     search_options_default(&opt);
     opt.threads = threads;
+    if (params) opt.params = *params;
     struct search_limits lim = {.depth = depth, .nodes = nodes, .time_ms = {-1, -1}};
     search_clear(s);
     search_run(s, t, &lim, &opt, NULL, &r);
     tafl_free(t);
     return r;
+}
+
+/* run_params with the default search parameters. */
+static struct search_result run(struct search *s, const struct variant *v, const char *fen,
+                                int depth, uint64_t nodes, int threads) {
+    return run_params(s, v, fen, depth, nodes, threads, NULL);
 }
 
 /* Exhaustive minimax: can the side to move force a win within plies? (repetition off) */
@@ -218,20 +226,11 @@ static void no_moves_in_quiescence(struct search *s) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int on = 0; on <= 1; on++) {
-            struct position p;
-            char err[200], text[MOVE_TEXT_MAX];
-            if (!CHECK(fen_parse(&p, &v, cases[i].fen, err, sizeof err))) continue;
-            struct tafl_game *t = tafl_new(&v);
-            tafl_reset(t, &p);
-            struct search_options opt;
-            search_options_default(&opt);
-            opt.params.qs_no_moves = on;
-            struct search_limits lim = {.depth = cases[i].plies, .time_ms = {-1, -1}};
-            struct search_result r = {0};
-            search_clear(s);
-            search_run(s, t, &lim, &opt, NULL, &r);
-            tafl_free(t);
+            struct search_params params = search_default_params;
+            params.qs_no_moves = on;
+            struct search_result r = run_params(s, &v, cases[i].fen, cases[i].plies, 0, 1, &params);
             if (on) {
+                char text[MOVE_TEXT_MAX];
                 CHECK_EQ_INT(r.score, SCORE_WIN - cases[i].plies);
                 move_write(r.best, v.size, text);
                 CHECK_EQ_STR(text, cases[i].move);
