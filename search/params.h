@@ -20,10 +20,12 @@
     X(rfp_edge, 1, 0, 3)       /* ... not with the king on the edge and (1) attackers, (2)         \
                                   defenders, (3) either to move (0: always) */                     \
     X(rfp_edge_def, 1, 0, 4)   /* ... with at least this many defenders beside him */              \
+    X(rfp_edge_near, 1, 0, 1)  /* ... nor with him one step from the edge (1) */                   \
     X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
     X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \
     X(lmp_scale, 8, 0, 256)                                                                        \
     X(prune_filter, 1, 0, 1)    /* prune by geometry unmade, before testing threats made */        \
+    X(fort_filter, 1, 0, 1)     /* ... but a defender move near a king by the edge is made */      \
     X(prune_guard, 0, 0, 2)     /* no such pruning: the king on (1) or a move from (2) the edge */ \
     X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
     X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
@@ -33,7 +35,7 @@
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
     X(qs_no_moves, 1, 0, 1)     /* quiescence sees a side left without a move (it has lost) */     \
-    X(ring_men, 4, 0, 24)       /* no reduction of an attacker move that fills a gap of the        \
+    X(ring_men, 12, 0, 24)      /* no reduction of an attacker move that fills a gap of the        \
                                    ring (encirclement) with at most this many men inside ... */    \
     X(ring_gaps, 6, 1, 40)      /* ... and at most this many gaps left (0 men: off) */             \
     X(mop, 0, 0, 1)      /* mop-up: with the defenders down to a few men, the attackers ... */     \

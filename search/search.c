@@ -363,12 +363,14 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     /* reverse futility: far enough above beta, a shallow search would not fall below it; but
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
        to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
-       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge with
-       rfp_edge_def defenders beside him) */
+       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge, or with
+       rfp_edge_near a step from it, with rfp_edge_def defenders beside him) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth >= beta &&
-        !(sp->rfp_edge & (1 << p->side) && bb_any(p->king & p->v->g.edge) &&
+        !(sp->rfp_edge & (1 << p->side) &&
+          bb_any((sp->rfp_edge_near ? p->king | p->v->g.nbrs[p->king_sq] : p->king) &
+                 p->v->g.edge) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def))
         return static_eval;
 
@@ -407,9 +409,13 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     bool futile = quiet_node && !guarded && depth <= sp->fut_depth &&
                   static_eval + sp->fut_margin * depth <= alpha;
     bb_t near_king = BB_EMPTY; /* squares at most two steps from the king (prune_filter) */
+    bb_t fort_zone = BB_EMPTY; /* where a defender move may complete an exit fort (fort_filter) */
     if ((lmp || futile) && sp->prune_filter) {
         bb_t one = p->v->g.nbrs[p->king_sq];
         near_king = one | bb_neighbours(one, &p->v->g);
+        if (sp->fort_filter && p->side == SIDE_DEFENDERS && p->v->exit_fort &&
+            bb_any((one | p->king) & p->v->g.edge))
+            fort_zone = near_king;
     }
     /* the gaps of the attackers' ring (ring_men), while few enough to matter (0 when not), and
        the squares where a move can close one */
@@ -440,9 +446,12 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         /* with prune_filter, a move that cannot threaten a win next move is pruned unmade: a
            defender man off the king's lines opens no line for him, an attacker landing three or
            more squares from him sets up no capture (a ring closed far away is the exception:
-           while the ring has few gaps, ring_men, every attacker move is made and tested) */
+           while the ring has few gaps, ring_men, every attacker move is made and tested; so is,
+           with fort_filter, a defender move near a king on or beside the edge, which may
+           complete an exit fort) */
         if (prune && sp->prune_filter &&
-            (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m))
+            (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m)) &&
+                                             !bb_has(fort_zone, move_to(m))
                                        : !ring_gaps && !bb_has(near_king, move_to(m))))
             continue;
         bb_t caught = make_move(&child, p, m);
