@@ -139,6 +139,11 @@ static inline void acc_push(struct thread *t, const struct position *p, move_t m
     st->caught = caught;
 }
 
+/* Tells whether the king stands on the edge or one step from it. */
+static bool king_by_edge(const struct position *p) {
+    return bb_any((p->king | p->v->g.nbrs[p->king_sq]) & p->v->g.edge);
+}
+
 /* Returns the mop-up term for p's side to move: once the defenders are down to a few men, the
    attackers' way to the win, which neither evaluation grades (search_params mop_*): the squares
    still to fill, those of the ring that would enclose the king and the men off the edge, or for
@@ -369,8 +374,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth >= beta &&
         !(sp->rfp_edge & (1 << p->side) &&
-          bb_any((sp->rfp_edge_near ? p->king | p->v->g.nbrs[p->king_sq] : p->king) &
-                 p->v->g.edge) &&
+          (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def))
         return static_eval;
 
@@ -413,8 +417,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     if ((lmp || futile) && sp->prune_filter) {
         bb_t one = p->v->g.nbrs[p->king_sq];
         near_king = one | bb_neighbours(one, &p->v->g);
-        if (sp->fort_filter && p->side == SIDE_DEFENDERS && p->v->exit_fort &&
-            bb_any((one | p->king) & p->v->g.edge))
+        if (sp->fort_filter && p->side == SIDE_DEFENDERS && p->v->exit_fort && king_by_edge(p))
             fort_zone = near_king;
     }
     /* the gaps of the attackers' ring (ring_men), while few enough to matter (0 when not), and

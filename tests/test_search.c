@@ -2,8 +2,8 @@
  * Search tests: every line of tests/data/tactics.tsv (forced wins in 1, 3 and 5 plies found with
  * the exact length and a listed move; no false win where none exists within 5 plies), the
  * project's own positions for fetlar, tablut and linnaeus checked against an exhaustive
- * minimax inside the test, a side without a move seen in quiescence, determinism, limits, MultiPV,
- * threads, and the TT's mate-score conversion.
+ * minimax inside the test, a side without a move seen in quiescence, a fort beside the edge,
+ * determinism, limits, MultiPV, threads, and the TT's mate-score conversion.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,35 +210,34 @@ static void repetition_none(struct search *s) {
 }
 
 /*
+ * Searches fen (Copenhagen, repetition off) to depth plies with *on and with *off: with on it
+ * must show the win in plies by move, with off not at that depth (so the test can fail).
+ */
+static void win_needs(struct search *s, const char *fen, int plies, const char *move,
+                      const struct search_params *on, const struct search_params *off) {
+    struct variant v = *variant_by_name("copenhagen");
+    v.repetition = REP_NONE;
+    struct search_result r = run_params(s, &v, fen, plies, 0, 1, on);
+    char text[MOVE_TEXT_MAX];
+    CHECK_EQ_INT(r.score, SCORE_WIN - plies);
+    move_write(r.best, v.size, text);
+    CHECK_EQ_STR(text, move);
+    r = run_params(s, &v, fen, plies, 0, 1, off);
+    CHECK(r.score < SCORE_WIN - plies);
+}
+
+/*
  * A side left without a move has lost (Copenhagen's no_moves): quiescence sees it, so the move
  * that takes the last defender's last square is a win in one at depth 1, and a squeeze in 3 at
  * depth 3 (tactics-mined.tsv lines 285 and 291; without the test, qs_no_moves=0, depths 4 and 6).
  */
 static void no_moves_in_quiescence(struct search *s) {
-    struct variant v = *variant_by_name("copenhagen");
-    v.repetition = REP_NONE;
-    static const struct {
-        const char *fen, *move;
-        int plies;
-    } cases[] = {
-        {"5aaaka1/1aa5a2/a10/11/10a/10a/5a4a/a9a/5a5/8aa1/3adaa4 a", "i2e2", 1},
-        {"3a4a2/1aa6a1/aa9/11/11/11/11/a8d1/1a7aa/1a4aa1a1/5a1ka2 a", "j10j5", 3},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        for (int on = 0; on <= 1; on++) {
-            struct search_params params = search_default_params;
-            params.qs_no_moves = on;
-            struct search_result r = run_params(s, &v, cases[i].fen, cases[i].plies, 0, 1, &params);
-            if (on) {
-                char text[MOVE_TEXT_MAX];
-                CHECK_EQ_INT(r.score, SCORE_WIN - cases[i].plies);
-                move_write(r.best, v.size, text);
-                CHECK_EQ_STR(text, cases[i].move);
-            } else {
-                CHECK(r.score < SCORE_WIN - cases[i].plies); /* the test can fail */
-            }
-        }
-    }
+    struct search_params off = search_default_params;
+    off.qs_no_moves = 0;
+    win_needs(s, "5aaaka1/1aa5a2/a10/11/10a/10a/5a4a/a9a/5a5/8aa1/3adaa4 a", 1, "i2e2",
+              &search_default_params, &off);
+    win_needs(s, "3a4a2/1aa6a1/aa9/11/11/11/11/a8d1/1a7aa/1a4aa1a1/5a1ka2 a", 3, "j10j5",
+              &search_default_params, &off);
 }
 
 /*
@@ -247,22 +246,10 @@ static void no_moves_in_quiescence(struct search *s) {
  * tactics-mined.tsv line 253 shows only at depth 6; with it, at depth 3.
  */
 static void fort_near_edge(struct search *s) {
-    struct variant v = *variant_by_name("copenhagen");
-    v.repetition = REP_NONE;
-    const char *fen = "3aad1d3/3a1dk1da1/1a3dd1a2/7a1a1/1a1a2a4/a7d2/11/2a8/6d3a/9a1/5a2a2 d";
-    for (int on = 0; on <= 1; on++) {
-        struct search_params params = search_default_params;
-        params.rfp_edge_near = on;
-        struct search_result r = run_params(s, &v, fen, 3, 0, 1, &params);
-        if (on) {
-            char text[MOVE_TEXT_MAX];
-            CHECK_EQ_INT(r.score, SCORE_WIN - 3);
-            move_write(r.best, v.size, text);
-            CHECK_EQ_STR(text, "i10h10");
-        } else {
-            CHECK(r.score < SCORE_WIN - 3); /* the test can fail */
-        }
-    }
+    struct search_params off = search_default_params;
+    off.rfp_edge_near = 0;
+    win_needs(s, "3aad1d3/3a1dk1da1/1a3dd1a2/7a1a1/1a1a2a4/a7d2/11/2a8/6d3a/9a1/5a2a2 d", 3,
+              "i10h10", &search_default_params, &off);
 }
 
 /* The same search twice gives the same nodes and move (one thread). */
