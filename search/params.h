@@ -32,6 +32,8 @@
     X(hist_malus, 1, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
     X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
+    X(lmr_root_edge, 0, 0, 3)   /* none at the root by an edge king, the attackers' (1), the       \
+                                   defenders' (2) or either (3) */                                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
     X(qs_no_moves, 1, 0, 1)     /* quiescence sees a side left without a move (it has lost) */     \

@@ -490,6 +490,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                         r = lmr_reduction(depth, searched, sp->lmr_div) - pv_node;
                     else
                         r = 1 + (searched >= 12) + (depth >= 8);
+                    /* nor a root move of the side lmr_root_edge names while the king stands
+                       on or beside the edge: a fort's first quiet move may lie far from him */
+                    if (ply == 0 && sp->lmr_root_edge & (1 << p->side) && king_by_edge(p)) r = 0;
                 }
                 /* nor a move that threatens to win next move (it opens a king's escape line,
                    or sets up a capture of the king or a closing of the ring beside him) */

@@ -210,19 +210,19 @@ static void repetition_none(struct search *s) {
 }
 
 /*
- * Searches fen (Copenhagen, repetition off) to depth plies with *on and with *off: with on it
- * must show the win in plies by move, with off not at that depth (so the test can fail).
+ * Searches fen (Copenhagen, repetition off) to depth with *on and with *off: with on it must
+ * show the win in plies by move, with off not at that depth (so the test can fail).
  */
-static void win_needs(struct search *s, const char *fen, int plies, const char *move,
+static void win_needs(struct search *s, const char *fen, int plies, int depth, const char *move,
                       const struct search_params *on, const struct search_params *off) {
     struct variant v = *variant_by_name("copenhagen");
     v.repetition = REP_NONE;
-    struct search_result r = run_params(s, &v, fen, plies, 0, 1, on);
+    struct search_result r = run_params(s, &v, fen, depth, 0, 1, on);
     char text[MOVE_TEXT_MAX];
     CHECK_EQ_INT(r.score, SCORE_WIN - plies);
     move_write(r.best, v.size, text);
     CHECK_EQ_STR(text, move);
-    r = run_params(s, &v, fen, plies, 0, 1, off);
+    r = run_params(s, &v, fen, depth, 0, 1, off);
     CHECK(r.score < SCORE_WIN - plies);
 }
 
@@ -234,9 +234,9 @@ static void win_needs(struct search *s, const char *fen, int plies, const char *
 static void no_moves_in_quiescence(struct search *s) {
     struct search_params off = search_default_params;
     off.qs_no_moves = 0;
-    win_needs(s, "5aaaka1/1aa5a2/a10/11/10a/10a/5a4a/a9a/5a5/8aa1/3adaa4 a", 1, "i2e2",
+    win_needs(s, "5aaaka1/1aa5a2/a10/11/10a/10a/5a4a/a9a/5a5/8aa1/3adaa4 a", 1, 1, "i2e2",
               &search_default_params, &off);
-    win_needs(s, "3a4a2/1aa6a1/aa9/11/11/11/11/a8d1/1a7aa/1a4aa1a1/5a1ka2 a", 3, "j10j5",
+    win_needs(s, "3a4a2/1aa6a1/aa9/11/11/11/11/a8d1/1a7aa/1a4aa1a1/5a1ka2 a", 3, 3, "j10j5",
               &search_default_params, &off);
 }
 
@@ -248,8 +248,22 @@ static void no_moves_in_quiescence(struct search *s) {
 static void fort_near_edge(struct search *s) {
     struct search_params off = search_default_params;
     off.rfp_edge_near = 0;
-    win_needs(s, "3aad1d3/3a1dk1da1/1a3dd1a2/7a1a1/1a1a2a4/a7d2/11/2a8/6d3a/9a1/5a2a2 d", 3,
+    win_needs(s, "3aad1d3/3a1dk1da1/1a3dd1a2/7a1a1/1a1a2a4/a7d2/11/2a8/6d3a/9a1/5a2a2 d", 3, 3,
               "i10h10", &search_default_params, &off);
+}
+
+/*
+ * An exit fort in 7 whose first move is a quiet defender move three squares from the king on the
+ * edge: reduced at the root, it shows only at depth 12 (tactics-mined.tsv line 270); with no
+ * reductions at the defenders' root while the king stands by the edge (lmr_root_edge 2), at
+ * depth 9, the plies it needs plus two.
+ */
+static void fort_at_root(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.lmr_root_edge = 2;
+    off.lmr_root_edge = 0;
+    win_needs(s, "1a3aaa3/a4a5/dda8/2daa5a/k1d7a/9a1/d5d3a/11/daa5a2/9d1/2d1a2a3 d", 7, 9, "a5b5",
+              &on, &off);
 }
 
 /* The same search twice gives the same nodes and move (one thread). */
@@ -602,6 +616,7 @@ int main(void) {
     repetition_none(s);
     no_moves_in_quiescence(s);
     fort_near_edge(s);
+    fort_at_root(s);
     determinism(s);
     time_limit(s);
     multipv(s);
