@@ -427,6 +427,14 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                         ? ring_gaps_of(sp, p, sp->ring_gaps + 1, &ring_squares)
                         : 0;
     if (ring_gaps > sp->ring_gaps) ring_gaps = 0;
+    /* near the root, the squares where a defender move may start an exit fort: those within
+       lmr_fort steps of a king on or beside the edge (lmr_fort_ply) */
+    bb_t fort_start = BB_EMPTY;
+    if (sp->lmr_fort && ply <= sp->lmr_fort_ply && p->side == SIDE_DEFENDERS && p->v->exit_fort &&
+        king_by_edge(p)) {
+        fort_start = p->king;
+        for (int k = 0; k < sp->lmr_fort; k++) fort_start |= bb_neighbours(fort_start, &p->v->g);
+    }
     move_t tried[MAX_MOVES]; /* quiet moves searched without a cutoff, for the history malus */
     int ntried = 0;
 
@@ -493,6 +501,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                     /* nor a root move of the side lmr_root_edge names while the king stands
                        on or beside the edge: a fort's first quiet move may lie far from him */
                     if (ply == 0 && sp->lmr_root_edge & (1 << p->side) && king_by_edge(p)) r = 0;
+                    /* nor, near the root, a defender move that may start a fort (lmr_fort) */
+                    if (bb_has(fort_start, move_to(m))) r = 0;
                 }
                 /* nor a move that threatens to win next move (it opens a king's escape line,
                    or sets up a capture of the king or a closing of the ring beside him) */

@@ -266,6 +266,21 @@ static void fort_at_root(struct search *s) {
               &on, &off);
 }
 
+/*
+ * An exit fort in 7 begun by a long move of a far man to a square three steps from the king on
+ * the edge (tactics-mined.tsv line 269, f4k4): reduced near the root it shows only at depth 10;
+ * with no reduction of the defenders' moves landing within three steps of an edge king at plies
+ * 0 and 2 (lmr_fort 3, lmr_fort_ply 2), at depth 7.
+ */
+static void fort_start_unreduced(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.lmr_fort = 3;
+    on.lmr_fort_ply = 2;
+    off.lmr_fort = 0;
+    win_needs(s, "2a1a3a2/1a8a/a9d/5d2d2/9dk/3dd2a3/11/5d5/a9a/1a7a1/2a8 d", 7, 7, "f4k4", &on,
+              &off);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -617,6 +632,7 @@ int main(void) {
     no_moves_in_quiescence(s);
     fort_near_edge(s);
     fort_at_root(s);
+    fort_start_unreduced(s);
     determinism(s);
     time_limit(s);
     multipv(s);
