@@ -144,6 +144,19 @@ static bool king_by_edge(const struct position *p) {
     return bb_any((p->king | p->v->g.nbrs[p->king_sq]) & p->v->g.edge);
 }
 
+/* Tells whether two men beside him would take the king where he stands (custodial capture, or
+   away from the throne where four are needed on and beside it) and he stands by the edge. */
+static bool king_exposed_by_edge(const struct position *p) {
+    const struct variant *v = p->v;
+    if (v->king_capture == KING_CAPTURE_THRONE_FOUR) {
+        if (v->throne_sq >= 0 && bb_any((p->king | v->g.nbrs[p->king_sq]) & v->throne))
+            return false;
+    } else if (v->king_capture != KING_CAPTURE_CUSTODIAL) {
+        return false;
+    }
+    return king_by_edge(p);
+}
+
 /* Returns the mop-up term for p's side to move: once the defenders are down to a few men, the
    attackers' way to the win, which neither evaluation grades (search_params mop_*): the squares
    still to fill, those of the ring that would enclose the king and the men off the edge, or for
@@ -369,13 +382,16 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
        to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
        coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge, or with
-       rfp_edge_near a step from it, with rfp_edge_def defenders beside him) */
+       rfp_edge_near a step from it, with rfp_edge_def defenders beside him); where two men take
+       the king (Brandubh), slow captures of him by the edge and escapes hide the same way
+       (rfp_king) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth >= beta &&
         !(sp->rfp_edge & (1 << p->side) &&
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
-          bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def))
+          bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
+        !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */

@@ -210,12 +210,13 @@ static void repetition_none(struct search *s) {
 }
 
 /*
- * Searches fen (Copenhagen, repetition off) to depth with *on and with *off: with on it must
- * show the win in plies by move, with off not at that depth (so the test can fail).
+ * Searches fen (the variant called name, repetition off) to depth with *on and with *off: with on
+ * it must show the win in plies by move, with off not at that depth (so the test can fail).
  */
-static void win_needs(struct search *s, const char *fen, int plies, int depth, const char *move,
-                      const struct search_params *on, const struct search_params *off) {
-    struct variant v = *variant_by_name("copenhagen");
+static void win_needs_in(struct search *s, const char *name, const char *fen, int plies, int depth,
+                         const char *move, const struct search_params *on,
+                         const struct search_params *off) {
+    struct variant v = *variant_by_name(name);
     v.repetition = REP_NONE;
     struct search_result r = run_params(s, &v, fen, depth, 0, 1, on);
     char text[MOVE_TEXT_MAX];
@@ -224,6 +225,12 @@ static void win_needs(struct search *s, const char *fen, int plies, int depth, c
     CHECK_EQ_STR(text, move);
     r = run_params(s, &v, fen, depth, 0, 1, off);
     CHECK(r.score < SCORE_WIN - plies);
+}
+
+/* win_needs_in in Copenhagen. */
+static void win_needs(struct search *s, const char *fen, int plies, int depth, const char *move,
+                      const struct search_params *on, const struct search_params *off) {
+    win_needs_in(s, "copenhagen", fen, plies, depth, move, on, off);
 }
 
 /*
@@ -279,6 +286,19 @@ static void fort_start_unreduced(struct search *s) {
     off.lmr_fort = 0;
     win_needs(s, "2a1a3a2/1a8a/a9d/5d2d2/9dk/3dd2a3/11/5d5/a9a/1a7a1/2a8 d", 7, 7, "f4k4", &on,
               &off);
+}
+
+/*
+ * Brandubh, where two men take the king away from the throne: a capture of the king by the edge
+ * in 7 plies (tactics-mined.tsv line 87, c2c5) shows at depth 12 while reverse futility prunes
+ * the defenders' nodes by their evaluation; with rfp_king 2, which keeps those nodes from it
+ * while the king stands by the edge, at depth 7.
+ */
+static void king_capture_unpruned(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_king = 2;
+    off.rfp_king = 0;
+    win_needs_in(s, "brandubh", "3a3/a1k3a/3d1a1/1a4a/3d3/1aa1d2/7 a", 7, 9, "c2c5", &on, &off);
 }
 
 /* The same search twice gives the same nodes and move (one thread). */
@@ -633,6 +653,7 @@ int main(void) {
     fort_near_edge(s);
     fort_at_root(s);
     fort_start_unreduced(s);
+    king_capture_unpruned(s);
     determinism(s);
     time_limit(s);
     multipv(s);
