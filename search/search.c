@@ -384,14 +384,16 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge, or with
        rfp_edge_near a step from it, with rfp_edge_def defenders beside him); where two men take
        the king (Brandubh), slow captures of him by the edge and escapes hide the same way
-       (rfp_king) */
+       (rfp_king); and a squeeze of the defenders to no moves, while they have few (rfp_mob) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth >= beta &&
         !(sp->rfp_edge & (1 << p->side) &&
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
-        !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)))
+        !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
+        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS &&
+          movegen_count_side(p, SIDE_DEFENDERS) <= sp->rfp_mob))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
