@@ -157,6 +157,20 @@ static bool king_exposed_by_edge(const struct position *p) {
     return king_by_edge(p);
 }
 
+/* Tells whether the defenders have at most n moves; they are counted only when a cheap lower
+   bound (a man or the king beside an empty square he may stop on has a move there) is not
+   already above n. */
+static bool defenders_stuck(const struct position *p, int n) {
+    const struct variant *v = p->v;
+    if (!v->special_moves) {
+        bb_t empty = v->g.board & ~pos_occupied(p);
+        int low = bb_popcount(p->def & bb_neighbours(empty & ~v->men_forbidden, &v->g)) +
+                  bb_any(v->g.nbrs[p->king_sq] & empty & ~v->king_forbidden);
+        if (low > n) return false;
+    }
+    return movegen_count_side(p, SIDE_DEFENDERS) <= n;
+}
+
 /* Returns the mop-up term for p's side to move: once the defenders are down to a few men, the
    attackers' way to the win, which neither evaluation grades (search_params mop_*): the squares
    still to fill, those of the ring that would enclose the king and the men off the edge, or for
@@ -392,8 +406,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
-        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS &&
-          movegen_count_side(p, SIDE_DEFENDERS) <= sp->rfp_mob))
+        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
