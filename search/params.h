@@ -23,7 +23,7 @@
     X(rfp_edge_near, 1, 0, 1)  /* ... nor with him one step from the edge (1) */                   \
     X(rfp_king, 0, 0, 3)       /* ... nor, where two men take the king and he is by the edge, at   \
                                   the nodes of the attackers (1), defenders (2) or either (3) */   \
-    X(rfp_mob, 5, 0, 100)      /* ... nor at any node while the defenders have at most this many   \
+    X(rfp_mob, 0, 0, 100)      /* ... nor at any node while the defenders have at most this many   \
                                   moves (0: off): a squeeze to no moves */                         \
     X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
     X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \
