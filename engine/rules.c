@@ -164,10 +164,7 @@ static inline bool king_taken(const struct position *p, int to, bb_t att, bb_t o
         return bb_has(p->spec & p->att, to) && commander_line(p, to);
     bb_t against = against_king(v, att, occ);
     bool edge = bb_any(p->king & g->edge); /* an off-board neighbour */
-    enum king_capture mode = v->king_capture;
-    if (mode == KING_CAPTURE_THRONE_FOUR)
-        mode =
-            bb_any((g->nbrs[k] | p->king) & v->throne) ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+    enum king_capture mode = rules_king_mode(p);
     if (mode == KING_CAPTURE_CUSTODIAL) {
         int q = beyond_king(g, k, to);
         return q >= 0 ? bb_has(against, q) : v->hostile_edge_king;
@@ -194,10 +191,7 @@ bb_t rules_king_spots(const struct position *p, bb_t *captures) {
     bb_t spots = g->nbrs[k] & ~occ & ~v->men_forbidden, caps = BB_EMPTY, maybe = BB_EMPTY;
     *captures = BB_EMPTY;
     if (bb_is_empty(spots)) return BB_EMPTY;
-    enum king_capture mode = v->king_capture;
-    if (mode == KING_CAPTURE_THRONE_FOUR)
-        mode =
-            bb_any((g->nbrs[k] | p->king) & v->throne) ? KING_CAPTURE_FOUR : KING_CAPTURE_CUSTODIAL;
+    enum king_capture mode = rules_king_mode(p);
     if (mode == KING_CAPTURE_COMMANDER) {
         /* only a commander captures, so which attacker arrives matters: a square with a
            commander or a corner beyond the king is one where making the move tells */

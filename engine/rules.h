@@ -34,6 +34,15 @@ static inline bb_t rules_captures(const struct position *p, int to, int mover) {
  */
 bb_t rules_capture_squares(const struct position *p);
 
+/* Returns how the king is taken where he stands: throne_four becomes four on or beside the
+   throne and custodial elsewhere; the other rules are the variant's. */
+static inline enum king_capture rules_king_mode(const struct position *p) {
+    const struct variant *v = p->v;
+    if (v->king_capture != KING_CAPTURE_THRONE_FOUR) return v->king_capture;
+    return bb_any((v->g.nbrs[p->king_sq] | p->king) & v->throne) ? KING_CAPTURE_FOUR
+                                                                 : KING_CAPTURE_CUSTODIAL;
+}
+
 /* Tells whether the attacker that landed on to captures the king (rules.md §4.2). */
 bool rules_king_captured(const struct position *p, int to);
 

@@ -144,17 +144,10 @@ static bool king_by_edge(const struct position *p) {
     return bb_any((p->king | p->v->g.nbrs[p->king_sq]) & p->v->g.edge);
 }
 
-/* Tells whether two men beside him would take the king where he stands (custodial capture, or
-   away from the throne where four are needed on and beside it) and he stands by the edge. */
+/* Tells whether two men beside him would take the king where he stands and he stands by the
+   edge. */
 static bool king_exposed_by_edge(const struct position *p) {
-    const struct variant *v = p->v;
-    if (v->king_capture == KING_CAPTURE_THRONE_FOUR) {
-        if (v->throne_sq >= 0 && bb_any((p->king | v->g.nbrs[p->king_sq]) & v->throne))
-            return false;
-    } else if (v->king_capture != KING_CAPTURE_CUSTODIAL) {
-        return false;
-    }
-    return king_by_edge(p);
+    return rules_king_mode(p) == KING_CAPTURE_CUSTODIAL && king_by_edge(p);
 }
 
 /* Tells whether the defenders have at most n moves; they are counted only when a cheap lower
