@@ -218,10 +218,11 @@ int main(void) {
     bad_status("analyze --nodes 100 --time 1", 2, "--time and --nodes are alternatives");
     bad_status("book expand x.zst --nodes 100 --time 1", 2, "--nodes and --time are alternatives");
     /* --eval nnue where the variant has no network: refused, not searched classically */
-    bad_status("analyze --variant tablut --eval nnue --depth 1", 2,
-               "--eval nnue: no network for tablut; use --net FILE or --eval classic");
-    ok("analyze --variant tablut --depth 1", "evaluation: classical evaluation");
-    /* the built-in networks: Copenhagen, Brandubh and Linnaeus */
+    bad_status("analyze --variant fetlar --eval nnue --depth 1", 2,
+               "--eval nnue: no network for fetlar; use --net FILE or --eval classic");
+    ok("analyze --variant fetlar --depth 1", "evaluation: classical evaluation");
+    /* the built-in networks: Copenhagen, Brandubh, Linnaeus and Tablut */
+    ok("analyze --variant tablut --depth 1", "evaluation: built-in network for tablut");
     ok("analyze --variant brandubh --depth 1", "evaluation: built-in network for brandubh");
     ok("analyze --variant linnaeus --depth 1", "evaluation: built-in network for linnaeus");
     ok("analyze --depth 1", "evaluation: built-in network for copenhagen");
