@@ -72,6 +72,22 @@ static void test_special(const char *dir) {
     ok(cmd, "evaluation: network");
     snprintf(cmd, sizeof cmd, "games summary %s/b.dat --variant copenhagen", dir);
     bad(cmd, "b.dat holds Berserk data, not copenhagen");
+    /* --init takes another variant's network of the same board size, and no other */
+    snprintf(cmd, sizeof cmd, "train --data %s/b.dat --out %s/x.nnue --init %s/n.nnue --hidden 64",
+             dir, dir, dir);
+    bad(cmd, "--init: the network is for a 7x7 board (brandubh), the game is 11x11");
+    if (!CHECK(data_opentafl_rules(10, rules, sizeof rules))) return;
+    snprintf(cmd, sizeof cmd,
+             "selfplay --rules '%s' --games 4 --tc nodes:300 --quiet --no-sync --datagen %s/m.dat",
+             rules, dir);
+    ok(cmd, "4 of 4 games counted");
+    snprintf(cmd, sizeof cmd,
+             "train --rules '%s' --data %s/m.dat --out %s/m.nnue --init %s/n.nnue --hidden 64 "
+             "--epochs 1 --threads 1 --val 0.5",
+             rules, dir, dir, dir);
+    ok(cmd, "starting from brandubh's network; the one written is Magpie's");
+    snprintf(cmd, sizeof cmd, "analyze --rules '%s' --net %s/m.nnue --depth 3", rules, dir);
+    ok(cmd, "evaluation: network");
     if (!HNEFI_WIDE_BOARDS) return;
     snprintf(cmd, sizeof cmd,
              "selfplay --variant copenhagen13 --games 4 --tc nodes:300 --max-plies 120 --quiet "

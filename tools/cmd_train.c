@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "search/nnue.h"
@@ -23,7 +24,8 @@ static const char train_usage[] =
     "hnefi selfplay --datagen, and writes the network of the lowest validation loss.\n"
     "  --data FILE        a training-data file (repeatable)\n"
     "  --out NET          the network file to write\n"
-    "  --init NET         start from this network's weights (default: random)\n"
+    "  --init NET         start from this network's weights (default: random); it may\n"
+    "                     be another variant's network on a board of the same size\n"
     "  --hidden N         hidden neurons, a multiple of 32 up to 1024 (default 256)\n"
     "  --inputs pieces|reach  the pieces only, or also the king's reach (default reach)\n"
     "  --epochs N         passes over the data (default 20)\n"
@@ -275,11 +277,21 @@ static int train_main(struct train_args *a) {
         }
     }
     if (a->init) {
-        if (!nnue_load_file(&init, a->init, err, sizeof err) ||
-            !nnue_fits(&init, &a->g.variant, err, sizeof err)) {
+        if (!nnue_load_file(&init, a->init, err, sizeof err)) {
             fprintf(stderr, "hnefi train: --init: %s\n", err);
             goto done;
         }
+        /* another variant's network on the same board is a fair start (docs/nnue.md) */
+        if (init.size != a->g.variant.size) {
+            fprintf(
+                stderr,
+                "hnefi train: --init: the network is for a %dx%d board (%s), the game is %dx%d\n",
+                init.size, init.size, init.variant, a->g.variant.size, a->g.variant.size);
+            goto done;
+        }
+        if (strcasecmp(init.variant, a->g.variant.name) != 0)
+            printf("starting from %s's network; the one written is %s's\n", init.variant,
+                   a->g.variant.name);
     }
     int64_t positions, games;
     train_data_counts(d, &positions, &games);
