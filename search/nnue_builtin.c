@@ -21,7 +21,7 @@
 #if HNEFI_WIDE
 #define NNUE_BUILTIN_LIST(X)
 #else
-#define NNUE_BUILTIN_LIST(X) X(copenhagen) X(brandubh) X(linnaeus) X(tablut)
+#define NNUE_BUILTIN_LIST(X) X(copenhagen) X(brandubh) X(linnaeus) X(tablut) X(fetlar)
 #endif
 
 NNUE_BUILTIN_LIST(NNUE_EMBED)

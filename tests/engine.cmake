@@ -8,6 +8,6 @@ if(HNEFI_WIDE_BOARDS) # the same rules on the wide bitboard, and Alea Evangelii'
 endif()
 hnefi_test(test_bitboard ${T}/test_bitboard.c LABELS engine)
 hnefi_test(test_notation ${T}/test_notation.c LABELS engine)
-hnefi_test(test_cli ${T}/test_cli.c LABELS engine)
+hnefi_test(test_cli ${T}/test_cli.c ${T}/data_file.c LABELS engine)
 # SVG pictures of hnefi analyze (tools/svg.c).
 hnefi_test(test_svg ${CMAKE_CURRENT_SOURCE_DIR}/test_svg.c ${CMAKE_SOURCE_DIR}/tools/svg.c LABELS engine)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "data_file.h"
 
 /* Runs hnefi with args (shell-quoted by the caller); returns its exit status and output. */
 static int run(const char *args, char *out, size_t outlen) {
@@ -217,11 +218,18 @@ int main(void) {
     bad_status("analyze --depth 2 --time 0.1", 2, "--depth and --time are alternatives");
     bad_status("analyze --nodes 100 --time 1", 2, "--time and --nodes are alternatives");
     bad_status("book expand x.zst --nodes 100 --time 1", 2, "--nodes and --time are alternatives");
-    /* --eval nnue where the variant has no network: refused, not searched classically */
-    bad_status("analyze --variant fetlar --eval nnue --depth 1", 2,
-               "--eval nnue: no network for fetlar; use --net FILE or --eval classic");
-    ok("analyze --variant fetlar --depth 1", "evaluation: classical evaluation");
-    /* the built-in networks: Copenhagen, Brandubh, Linnaeus and Tablut */
+    /* --eval nnue where the variant has no network (Sea Battle, an OpenTafl rules string):
+       refused, not searched classically */
+    char rules[1024], rcmd[1200];
+    if (CHECK(data_opentafl_rules(1, rules, sizeof rules))) {
+        snprintf(rcmd, sizeof rcmd, "analyze --rules '%s' --eval nnue --depth 1", rules);
+        bad_status(rcmd, 2,
+                   "--eval nnue: no network for Sea Battle; use --net FILE or --eval classic");
+        snprintf(rcmd, sizeof rcmd, "analyze --rules '%s' --depth 1", rules);
+        ok(rcmd, "evaluation: classical evaluation");
+    }
+    /* the built-in networks: Copenhagen, Fetlar, Brandubh, Linnaeus and Tablut */
+    ok("analyze --variant fetlar --depth 1", "evaluation: built-in network for fetlar");
     ok("analyze --variant tablut --depth 1", "evaluation: built-in network for tablut");
     ok("analyze --variant brandubh --depth 1", "evaluation: built-in network for brandubh");
     ok("analyze --variant linnaeus --depth 1", "evaluation: built-in network for linnaeus");
