@@ -218,13 +218,18 @@ size_t nnue_write(const struct nnue_net *net, uint8_t *out) {
     return len;
 }
 
+/* Tells whether net was trained on v's board size (a start for training); if not, err says why. */
+bool nnue_fits_board(const struct nnue_net *net, const struct variant *v, char *err,
+                     size_t errlen) {
+    if (net->size == v->size) return true;
+    snprintf(err, errlen, "the network is for a %dx%d board (%s), the game is %dx%d", net->size,
+             net->size, net->variant, v->size, v->size);
+    return false;
+}
+
 /* Tells whether net fits variant v (same name and board size); if not, err says why. */
 bool nnue_fits(const struct nnue_net *net, const struct variant *v, char *err, size_t errlen) {
-    if (net->size != v->size) {
-        snprintf(err, errlen, "the network is for a %dx%d board (%s), the game is %dx%d", net->size,
-                 net->size, net->variant, v->size, v->size);
-        return false;
-    }
+    if (!nnue_fits_board(net, v, err, errlen)) return false;
     if (strcasecmp(net->variant, v->name) != 0) {
         snprintf(err, errlen, "the network is for %s, the game is %s", net->variant, v->name);
         return false;

@@ -88,6 +88,9 @@ size_t nnue_write(const struct nnue_net *net, uint8_t *out);
 /* Returns the size of a network's file. */
 size_t nnue_file_size(const struct nnue_net *net);
 
+/* Tells whether net was trained on v's board size (a start for training); if not, err says why. */
+bool nnue_fits_board(const struct nnue_net *net, const struct variant *v, char *err, size_t errlen);
+
 /* Tells whether net fits variant v (same name and board size); if not, err says why. */
 bool nnue_fits(const struct nnue_net *net, const struct variant *v, char *err, size_t errlen);
 

@@ -277,16 +277,10 @@ static int train_main(struct train_args *a) {
         }
     }
     if (a->init) {
-        if (!nnue_load_file(&init, a->init, err, sizeof err)) {
-            fprintf(stderr, "hnefi train: --init: %s\n", err);
-            goto done;
-        }
         /* another variant's network on the same board is a fair start (docs/nnue.md) */
-        if (init.size != a->g.variant.size) {
-            fprintf(
-                stderr,
-                "hnefi train: --init: the network is for a %dx%d board (%s), the game is %dx%d\n",
-                init.size, init.size, init.variant, a->g.variant.size, a->g.variant.size);
+        if (!nnue_load_file(&init, a->init, err, sizeof err) ||
+            !nnue_fits_board(&init, &a->g.variant, err, sizeof err)) {
+            fprintf(stderr, "hnefi train: --init: %s\n", err);
             goto done;
         }
         if (strcasecmp(init.variant, a->g.variant.name) != 0)
