@@ -50,6 +50,22 @@ static double loss_of(int epoch, const char *key) {
 }
 
 /*
+ * Copies the search lines of the last output into dst without their speeds and times: each
+ * depth line's score and nodes, its principal variation, and the best move.
+ */
+static void search_lines(char *dst, size_t cap) {
+    size_t n = 0;
+    dst[0] = 0;
+    for (const char *l = strstr(out, "\ndepth "); l; l = strstr(l + 1, "\ndepth ")) {
+        const char *nps = strstr(l, " nps "), *time = nps ? strstr(nps, "s  ") : NULL;
+        const char *end = time ? strchr(time, '\n') : NULL;
+        if (!end) break;
+        n += (size_t)snprintf(dst + n, n < cap ? cap - n : 0, "%.*s|%.*s\n", (int)(nps - l), l,
+                              (int)(end - time), time);
+    }
+}
+
+/*
  * Training data of format version 2, on its own: Berserk (commanders, knights, berserk turns;
  * not built in, so the file's rules string names it) and, on the wide build, copenhagen13. The
  * data is summarised, trained on without naming the variant, and the network searches.
@@ -156,6 +172,33 @@ int main(void) {
              "--epochs 1 --hidden 64 --threads 1",
              dir, dir, dir);
     ok(cmd, "kept epoch 1");
+    /* widening: the new neurons start with no output weight, so at a negligible learning rate
+       the wider network searches exactly as the one it came from */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/w.nnue --init %s/n.nnue "
+             "--hidden 96 --epochs 1 --lr 1e-9 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "widening the starting network from 64 to 96 hidden neurons");
+    static char narrow[8192], wide[8192];
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/n.nnue --depth 6", dir);
+    ok(cmd, "bestmove");
+    search_lines(narrow, sizeof narrow);
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/w.nnue --depth 6", dir);
+    ok(cmd, "bestmove");
+    search_lines(wide, sizeof wide);
+    if (!check_record(strstr(narrow, "depth  6") && strcmp(narrow, wide) == 0, __FILE__, __LINE__,
+                      "the widened network searches as the narrow one"))
+        fprintf(stderr, "    narrow:\n%s    wide:\n%s", narrow, wide);
+    /* the comparison sees a network that changed (trained at a real learning rate) */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/w2.nnue --init %s/n.nnue "
+             "--hidden 96 --epochs 2 --lr 0.01 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "kept epoch");
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/w2.nnue --depth 6", dir);
+    ok(cmd, "bestmove");
+    search_lines(wide, sizeof wide);
+    CHECK(wide[0] && strcmp(narrow, wide) != 0);
     /* refused arguments and files */
     bad("train --out x.nnue", "--data and --out are needed");
     bad("train --data a --out b --hidden 33", "multiple of 32");

@@ -25,8 +25,10 @@ static const char train_usage[] =
     "  --data FILE        a training-data file (repeatable)\n"
     "  --out NET          the network file to write\n"
     "  --init NET         start from this network's weights (default: random); it may\n"
-    "                     be another variant's network on a board of the same size\n"
-    "  --hidden N         hidden neurons, a multiple of 32 up to 1024 (default 256)\n"
+    "                     be another variant's network on a board of the same size, or\n"
+    "                     a smaller one, widened to --hidden neurons\n"
+    "  --hidden N         hidden neurons, a multiple of 32 up to 1024 (default: the\n"
+    "                     --init network's, else 256)\n"
     "  --inputs pieces|reach  the pieces only, or also the king's reach (default reach)\n"
     "  --epochs N         passes over the data (default 20)\n"
     "  --batch N          positions per step (default 16384)\n"
@@ -52,6 +54,7 @@ struct train_args {
     int nfiles;
     const char *out, *init, *svg;
     bool variant_given; /* else the variant the first data file names */
+    bool hidden_given;  /* else the --init network's, or the default */
     struct train_epoch epochs[TRAIN_MAX_EPOCHS];
     int nepochs;
 };
@@ -117,6 +120,7 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
             return -1;
         }
         c->hidden = (int)n;
+        a->hidden_given = true;
     } else if (strcmp(o, "--epochs") == 0) {
         if (!cli_parse_int(v, 1, TRAIN_MAX_EPOCHS, o, &n)) return -1;
         c->epochs = (int)n;
@@ -286,6 +290,10 @@ static int train_main(struct train_args *a) {
         if (strcasecmp(init.variant, a->g.variant.name) != 0)
             printf("starting from %s's network; the one written is %s's\n", init.variant,
                    a->g.variant.name);
+        if (!a->hidden_given) a->cfg.hidden = init.hidden;
+        if (init.hidden < a->cfg.hidden)
+            printf("widening the starting network from %d to %d hidden neurons\n", init.hidden,
+                   a->cfg.hidden);
     }
     int64_t positions, games;
     train_data_counts(d, &positions, &games);

@@ -405,6 +405,11 @@ static double quant_error(const struct train_data *d, const struct model *m,
     return cnt ? sum / (double)cnt : 0;
 }
 
+/* Returns a starting weight, uniform in [-0.1, 0.1). */
+static float small_random(uint64_t *rng) {
+    return (float)(0.1 * ((double)(mix64(rng) >> 11) * 0x1.0p-53 * 2 - 1));
+}
+
 /* Trains a network on d; see nnue_train.h. */
 bool train_run(const struct train_config *c, struct train_data *d, const struct nnue_net *init,
                void (*report)(const struct train_epoch *e, void *ctx), void *ctx,
@@ -415,9 +420,10 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
         return false;
     }
     int inputs = nnue_inputs_of(c->arch, d->squares);
-    if (init && (init->inputs != inputs || init->hidden != c->hidden)) {
+    if (init && (init->inputs != inputs || init->hidden > c->hidden)) {
         snprintf(err, errlen,
-                 "the starting network has %d inputs and %d hidden neurons, this run %d and %d",
+                 "the starting network has %d inputs and %d hidden neurons, this run %d and %d "
+                 "(the same inputs and at least as many neurons are needed)",
                  init->inputs, init->hidden, inputs, c->hidden);
         return false;
     }
@@ -477,16 +483,21 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     uint64_t rng = c->seed * 0x2545F4914F6CDD1DULL + 1;
     size_t h = (size_t)c->hidden;
     if (init) {
-        for (size_t i = 0; i < (size_t)inputs * h; i++) m.w1[i] = init->w1[i] / (float)NNUE_QA;
-        for (size_t j = 0; j < h; j++) m.b1[j] = init->b1[j] / (float)NNUE_QA;
-        for (size_t j = 0; j < NNUE_HEADS * h; j++) m.w2[j] = init->w2[j] / (float)NNUE_QB;
+        /* a smaller network is widened: its neurons first, the new ones with small random input
+           weights and no output weight, so the model starts as the same function */
+        size_t hi = (size_t)init->hidden;
+        for (size_t i = 0; i < (size_t)inputs; i++)
+            for (size_t j = 0; j < h; j++)
+                m.w1[i * h + j] =
+                    j < hi ? init->w1[i * hi + j] / (float)NNUE_QA : small_random(&rng);
+        for (size_t j = 0; j < h; j++) m.b1[j] = j < hi ? init->b1[j] / (float)NNUE_QA : 0.25f;
+        for (int s = 0; s < NNUE_HEADS; s++)
+            for (size_t j = 0; j < h; j++)
+                m.w2[s * h + j] = j < hi ? init->w2[s * hi + j] / (float)NNUE_QB : 0;
         for (int s = 0; s < NNUE_HEADS; s++)
             m.b2[s] = (float)(init->b2[s] / ((double)NNUE_QA * NNUE_QB));
     } else {
-        for (size_t i = 0; i < np; i++) {
-            double u = (double)(mix64(&rng) >> 11) * 0x1.0p-53 * 2 - 1;
-            mem[i] = (float)(0.1 * u);
-        }
+        for (size_t i = 0; i < np; i++) mem[i] = small_random(&rng);
         for (size_t j = 0; j < h; j++) m.b1[j] = 0.25f;
         m.b2[0] = m.b2[1] = 0;
     }

@@ -81,7 +81,8 @@ struct train_summary {
 };
 
 /*
- * Trains a network on d (from init's weights when init is not NULL); calls report after every
+ * Trains a network on d (from init's weights when init is not NULL, widened to c->hidden neurons
+ * if it has fewer; the new neurons start with no output weight); calls report after every
  * epoch (it may be NULL) and fills *out with the network of the lowest validation loss, and
  * *sum. Returns false with the reason in err.
  */
