@@ -140,6 +140,19 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
         snprintf(why, sizeof why, "network has %s out of its quantisation bound", bound);
         return fail(err, errlen, why);
     }
+    /* a head's output sum must not wrap (possible with more than 256 neurons) */
+    for (int side = 0; side < NNUE_HEADS; side++) {
+        long sum = 0;
+        for (int j = 0; j < r.hidden; j++) sum += abs(r.w2[(size_t)side * r.hidden + j]);
+        if (sum > NNUE_W2_SUM_MAX) {
+            free(r.mem);
+            snprintf(why, sizeof why,
+                     "network's output weights of head %d add up to %ld, more than %d (the "
+                     "output sum could overflow)",
+                     side, sum, NNUE_W2_SUM_MAX);
+            return fail(err, errlen, why);
+        }
+    }
     nnue_free(net);
     *net = r;
     return true;

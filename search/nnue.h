@@ -39,10 +39,11 @@ enum {
     NNUE_HEADS = SIDE_NB,
     NNUE_QA = 255,
     NNUE_QB = 256,
-    NNUE_W2_MAX = 127,  /* |W2| bound that keeps v * W2 in int16 */
-    NNUE_W1_MAX = 400,  /* |W1| bound: 48 pieces and 21 reach inputs cannot overflow int16 */
-    NNUE_B1_MAX = 5000, /* |b1| bound, likewise */
-    NNUE_HEADER = 128,  /* bytes of the file header */
+    NNUE_W2_MAX = 127,       /* |W2| bound that keeps v * W2 in int16 */
+    NNUE_W1_MAX = 400,       /* |W1| bound: 48 pieces and 21 reach inputs cannot overflow int16 */
+    NNUE_B1_MAX = 5000,      /* |b1| bound, likewise */
+    NNUE_W2_SUM_MAX = 33025, /* bound of a head's sum of |W2|: 255 * 255 * 33025 < 2^31 */
+    NNUE_HEADER = 128,       /* bytes of the file header */
     NNUE_VERSION = 1,
     NNUE_ARCH_PIECES = 1,     /* the piece planes only */
     NNUE_ARCH_KING_REACH = 2, /* the piece planes and the king's reach */

@@ -118,6 +118,18 @@ static void test_file(void) {
     refused(bad, len2, len2, 0, 0, "output weight");
     free(bad);
     a.w2[3] = keep;
+    /* output weights each within their bound whose sum could overflow: 288 neurons at 127 */
+    struct nnue_net wide;
+    random_net(&wide, variant_by_name("brandubh"), 288, 8);
+    for (int j = 0; j < 288; j++) wide.w2[288 + j] = (int16_t)(j % 2 ? NNUE_W2_MAX : -NNUE_W2_MAX);
+    bad = net_bytes(&wide, &len2);
+    refused(bad, len2, len2, 0, 0, "output weights of head 1 add up to 36576, more than 33025");
+    free(bad);
+    for (int j = 0; j < 288; j++) wide.w2[288 + j] = (int16_t)(j < 260 ? NNUE_W2_MAX : 0);
+    bad = net_bytes(&wide, &len2);
+    CHECK(nnue_load(&b, bad, len2, err, sizeof err)); /* 260 * 127 = 33020: loads */
+    free(bad);
+    nnue_free(&wide);
     /* files on disk: missing, and a real one */
     CHECK(!nnue_load_file(&b, "/nonexistent/x.nnue", err, sizeof err) &&
           strstr(err, "cannot open"));

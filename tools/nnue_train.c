@@ -347,6 +347,16 @@ static void clamp_model(struct model *m) {
         m->w1[i] = fmaxf(-W1_LIM, fminf(W1_LIM, m->w1[i]));
     for (size_t j = 0; j < h; j++) m->b1[j] = fmaxf(-B1_LIM, fminf(B1_LIM, m->b1[j]));
     for (size_t j = 0; j < NNUE_HEADS * h; j++) m->w2[j] = fmaxf(-W2_LIM, fminf(W2_LIM, m->w2[j]));
+    /* each head's sum of |W2| within the format's bound, rounding included (only a head of more
+       than 256 neurons can reach it): scaled down if beyond */
+    double lim = (NNUE_W2_SUM_MAX - (double)h / 2 - 1) / NNUE_QB;
+    for (int s = 0; s < NNUE_HEADS; s++) {
+        float *w = m->w2 + (size_t)s * h;
+        double sum = 0;
+        for (size_t j = 0; j < h; j++) sum += fabsf(w[j]);
+        if (sum > lim)
+            for (size_t j = 0; j < h; j++) w[j] = (float)(w[j] * (lim / sum));
+    }
 }
 
 /* Sets the defaults. */
