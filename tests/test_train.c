@@ -199,6 +199,15 @@ int main(void) {
     ok(cmd, "bestmove");
     search_lines(wide, sizeof wide);
     CHECK(wide[0] && strcmp(narrow, wide) != 0);
+    /* 1,024 neurons pushed to their output bound (learning rate 1): the trainer keeps each head's
+       sum within the format's, so the file it writes loads (else 1,024 x 124 would be refused) */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/big.nnue --hidden 1024 "
+             "--epochs 1 --lr 1 --batch 512 --threads 1",
+             dir, dir);
+    ok(cmd, "wrote");
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/big.nnue --depth 2", dir);
+    ok(cmd, "evaluation: network");
     /* refused arguments and files */
     bad("train --out x.nnue", "--data and --out are needed");
     bad("train --data a --out b --hidden 33", "multiple of 32");
