@@ -377,7 +377,8 @@ static void count_pair(struct match *m, int64_t p) {
         pt->elo_hi = e->est.elo_hi;
         pt->llr = e->llr;
     }
-    if (m->cfg.use_sprt && m->nenc == 1) st->sprt = sprt_decide(&m->cfg.sprt, e->llr, e->pairs);
+    if (m->cfg.use_sprt && m->nenc == 1)
+        st->sprt = sprt_decide(&m->cfg.sprt, e->llr, e->pairs, stats_penta_unsplit(e->penta));
 }
 
 /* Counts every pair that is now complete, in order, until the SPRT decides. */

@@ -96,6 +96,11 @@ bool stats_penta_informative(const int64_t n[STATS_PENTA]) {
     return false;
 }
 
+/* Returns how many pairs did not split 1-1 (scored 0, 1/2, 3/2 or 2 points). */
+int64_t stats_penta_unsplit(const int64_t n[STATS_PENTA]) {
+    return n[0] + n[1] + n[3] + n[4];
+}
+
 /* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 when uninformative). */
 double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1) {
     if (!stats_penta_informative(n)) return 0.0; /* no pairs, or every pair split 1-1 */
@@ -136,9 +141,9 @@ bool sprt_init(struct sprt *s, double elo0, double elo1, double alpha, double be
     return true;
 }
 
-/* Decides on an LLR after so many pairs. */
-enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs) {
-    if (pairs < s->min_pairs) return SPRT_CONTINUE;
+/* Decides on an LLR after so many pairs, unsplit of them not split 1-1. */
+enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs, int64_t unsplit) {
+    if (pairs < s->min_pairs || unsplit < SPRT_MIN_UNSPLIT) return SPRT_CONTINUE;
     if (llr >= s->upper) return SPRT_H1;
     if (llr <= s->lower) return SPRT_H0;
     return SPRT_CONTINUE;

@@ -19,7 +19,7 @@
  * 1 / (1 + 10^(-e / 400))). For the LLR only, an empty count is taken as 0.001 pair so that the
  * variance is never zero (as fishtest and OpenBench regularise). The SPRT accepts H1 (elo1) when
  * LLR >= log((1 - beta) / alpha) and H0 (elo0) when LLR <= log(beta / (1 - alpha)), once
- * min_pairs pairs are in.
+ * min_pairs pairs are in, SPRT_MIN_UNSPLIT of them pairs that did not split 1-1.
  *
  * The same estimates exist for plain win/draw/loss counts (three values 1, 0.5, 0 per game), for
  * tables of players that meet several opponents.
@@ -42,9 +42,12 @@
 /*
  * The normal approximation needs a sample: with a handful of pairs, all alike (common in
  * deterministic self-play, where a pair often splits 1-1), the estimated variance is near zero and
- * the LLR leaps past a bound. A match therefore decides no earlier than SPRT_MIN_PAIRS pairs.
+ * the LLR leaps past a bound. A match therefore decides no earlier than SPRT_MIN_PAIRS pairs. The
+ * same holds when many pairs split and only a few did not (a defenders' game such as Brandubh,
+ * where 36 of 37 pairs split and the one lost pair alone drove the LLR to -2.94): the variance
+ * then rests on those few, so a decision also waits for SPRT_MIN_UNSPLIT pairs that did not split.
  */
-enum { STATS_PENTA = 5, SPRT_MIN_PAIRS = 20 };
+enum { STATS_PENTA = 5, SPRT_MIN_PAIRS = 20, SPRT_MIN_UNSPLIT = 20 };
 
 /* An estimate from counts: mean score, its standard error, Elo with interval, LOS. */
 struct stats_estimate {
@@ -95,6 +98,9 @@ void stats_wdl_estimate(int64_t wins, int64_t draws, int64_t losses, struct stat
  * when every pair split 1-1. */
 bool stats_penta_informative(const int64_t n[STATS_PENTA]);
 
+/* Returns how many pairs did not split 1-1 (scored 0, 1/2, 3/2 or 2 points). */
+int64_t stats_penta_unsplit(const int64_t n[STATS_PENTA]);
+
 /* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 with no pairs, and when
  * every pair split 1-1). */
 double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1);
@@ -103,7 +109,7 @@ double stats_penta_llr(const int64_t n[STATS_PENTA], double elo0, double elo1);
 bool sprt_init(struct sprt *s, double elo0, double elo1, double alpha, double beta, char *err,
                size_t errlen);
 
-/* Decides on an LLR after so many pairs. */
-enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs);
+/* Decides on an LLR after so many pairs, unsplit of them not split 1-1. */
+enum sprt_state sprt_decide(const struct sprt *s, double llr, int64_t pairs, int64_t unsplit);
 
 #endif

@@ -477,8 +477,11 @@ static void test_sprt_stop(void) {
             before[i]--;
             break;
         }
-    CHECK(st.enc[0].pairs == c.sprt.min_pairs || stats_penta_llr(before, 0, 20) < c.sprt.upper);
+    CHECK(st.enc[0].pairs == c.sprt.min_pairs ||
+          stats_penta_unsplit(st.enc[0].penta) == SPRT_MIN_UNSPLIT ||
+          stats_penta_llr(before, 0, 20) < c.sprt.upper);
     CHECK(st.enc[0].pairs >= c.sprt.min_pairs);
+    CHECK(stats_penta_unsplit(st.enc[0].penta) >= SPRT_MIN_UNSPLIT);
     /* resumed from its records, the match is decided at once, at the same pair */
     struct match_status again;
     CHECK(match_run(&c, &again, err, sizeof err) == 0);
