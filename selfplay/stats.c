@@ -89,16 +89,14 @@ void stats_wdl_estimate(int64_t wins, int64_t draws, int64_t losses, struct stat
     estimate(x, c, WDL_VALUES, out);
 }
 
-/* Tells whether the counts say anything on who is stronger: some pair did not split 1-1. */
-bool stats_penta_informative(const int64_t n[STATS_PENTA]) {
-    for (int i = 0; i < STATS_PENTA; i++)
-        if (i != 2 && n[i] > 0) return true;
-    return false;
-}
-
 /* Returns how many pairs did not split 1-1 (scored 0, 1/2, 3/2 or 2 points). */
 int64_t stats_penta_unsplit(const int64_t n[STATS_PENTA]) {
     return n[0] + n[1] + n[3] + n[4];
+}
+
+/* Tells whether the counts say anything on who is stronger: some pair did not split 1-1. */
+bool stats_penta_informative(const int64_t n[STATS_PENTA]) {
+    return stats_penta_unsplit(n) > 0;
 }
 
 /* Returns the pentanomial log-likelihood ratio of elo1 against elo0 (0 when uninformative). */
