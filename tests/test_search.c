@@ -332,9 +332,10 @@ static void squeeze_unpruned(struct search *s) {
 /*
  * A side with few men is squeezed: capturing the defenders' last free man (line 176 of
  * tactics-mined.tsv, b10b1) leaves them only moves of the man beside the king, each of which lets
- * him be taken. The network scores that node 3.4 men down, above the attackers' beta, so reverse
- * futility stood on it until depth 7; with rfp_men 5 (no such pruning while the defenders have
- * fewer than five men) the capture in 3 shows at depth 3, and line 182's in 5 at depth 5.
+ * him be taken. The network scores that node 3.4 men down for them, yet above their beta (the
+ * attackers' better line), so reverse futility stood on it until depth 7; with rfp_men 5 (no such
+ * pruning while the defenders have fewer than five men) the capture in 3 shows at depth 3, and
+ * line 182's in 5 at depth 5.
  */
 static void few_men_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
