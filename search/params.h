@@ -25,8 +25,8 @@
                                   the nodes of the attackers (1), defenders (2) or either (3) */   \
     X(rfp_mob, 0, 0, 100)      /* ... nor at any node while the defenders have at most this many   \
                                   moves (0: off): a squeeze to no moves */                         \
-    X(rfp_men, 0, 0, 25)       /* ... nor while the defenders have fewer than this many men        \
-                                  besides the king (0: off) ... */                                 \
+    X(rfp_men_pct, 0, 0, 100)  /* ... nor while the defenders' men besides the king are fewer      \
+                                  than this percentage of those they start with (0: off) ... */    \
     X(rfp_men_side, 3, 1, 3)   /* ... at the nodes of the attackers (1), defenders (2), either */  \
     X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
     X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \

@@ -392,8 +392,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        rfp_edge_near a step from it, with rfp_edge_def defenders beside him); where two men take
        the king (Brandubh), slow captures of him by the edge and escapes hide the same way
        (rfp_king); a squeeze of the defenders to no moves, while they have few (rfp_mob); and
-       any node while the defenders have few men (rfp_men), each of whose moves may let the king
-       be taken or the ring close */
+       any node while the defenders have few men for the variant (rfp_men_pct: a share of the men
+       they start with), each of whose moves may let the king be taken or the ring close */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth >= beta &&
@@ -401,7 +401,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
-        !(sp->rfp_men_side & (1 << p->side) && bb_popcount(p->def) < sp->rfp_men) &&
+        !(sp->rfp_men_side & (1 << p->side) &&
+          bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
         !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)))
         return static_eval;
 

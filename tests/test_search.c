@@ -333,14 +333,14 @@ static void squeeze_unpruned(struct search *s) {
  * A side with few men is squeezed: capturing the defenders' last free man (line 176 of
  * tactics-mined.tsv, b10b1) leaves them only moves of the man beside the king, each of which lets
  * him be taken. The network scores that node 3.4 men down for them, yet above their beta (the
- * attackers' better line), so reverse futility stood on it until depth 7; with rfp_men 5 (no such
- * pruning while the defenders have fewer than five men) the capture in 3 shows at depth 3, and
- * line 182's in 5 at depth 5.
+ * attackers' better line), so reverse futility stood on it until depth 7; with rfp_men_pct 40 (no
+ * such pruning while the defenders have fewer than 40% of their twelve men, that is four or
+ * fewer) the capture in 3 shows at depth 3, and line 182's in 5 at depth 5.
  */
 static void few_men_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
-    on.rfp_men = 5;
-    off.rfp_men = 0;
+    on.rfp_men_pct = 40;
+    off.rfp_men_pct = 0;
     win_needs_in(s, "copenhagen", "4aa1a3/1a7a1/5a5/a3dka4/3a1a1a2a/a9a/10a/a7a1a/3a7/11/2daa1a4 a",
                  3, 3, "b10b1", &on, &off, true);
     win_needs_in(s, "copenhagen", "11/11/11/11/1a9/11/1a9/10a/a3aa1a3/d1aakaa4/1daad1d1a2 a", 5, 5,
