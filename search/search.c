@@ -401,7 +401,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
-        !(sp->rfp_men_side & (1 << p->side) &&
+        !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
           bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
         !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)))
         return static_eval;
