@@ -347,6 +347,30 @@ static void few_men_unpruned(struct search *s) {
                  "c2b2", &on, &off, true);
 }
 
+/*
+ * rfp_men_pct is a share of the men the variant starts with: at 40 it stops reverse futility at
+ * one defender of Brandubh's four (another tree) but not at four, and at three of Tablut's eight.
+ * From Brandubh's start no main-search node of a depth-4 search has fewer than three defenders,
+ * so the two trees are the same; a share of a fixed twelve men (Copenhagen's start) would act
+ * there and change the tree (tried: 4,009 nodes against 3,998).
+ */
+static void few_men_share(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_men_pct = 40;
+    off.rfp_men_pct = 0;
+    const struct variant *brandubh = variant_by_name("brandubh");
+    const struct variant *tablut = variant_by_name("tablut");
+    struct search_result a = run_params(s, brandubh, NULL, 4, 0, 1, &on);
+    struct search_result b = run_params(s, brandubh, NULL, 4, 0, 1, &off);
+    CHECK_EQ_U64(a.nodes, b.nodes);
+    a = run_params(s, brandubh, "7/1a5/a6/kaa4/a1d4/7/3a3 a", 5, 0, 1, &on);
+    b = run_params(s, brandubh, "7/1a5/a6/kaa4/a1d4/7/3a3 a", 5, 0, 1, &off);
+    CHECK(a.nodes != b.nodes);
+    a = run_params(s, tablut, "3aaa3/4a4/9/a3d3a/aa2kd1aa/a7a/4d4/4a4/3aaa3 a", 5, 0, 1, &on);
+    b = run_params(s, tablut, "3aaa3/4a4/9/a3d3a/aa2kd1aa/a7a/4d4/4a4/3aaa3 a", 5, 0, 1, &off);
+    CHECK(a.nodes != b.nodes);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -702,6 +726,7 @@ int main(void) {
     king_capture_unpruned(s);
     squeeze_unpruned(s);
     few_men_unpruned(s);
+    few_men_share(s);
     determinism(s);
     time_limit(s);
     multipv(s);
