@@ -14,7 +14,7 @@
  *            the hidden neurons of crelu(acc)^2 * W2[s], crelu clamping to [0, QA]
  *   score    out * scale, in centi-men for the side to move
  *
- * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 64 with |W2| <=
+ * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 256 with |W2| <=
  * 127 so that v * W2 (v <= 255) fits in int16, b2 int32 at scale QA * QB. The dot product
  * sum(v * (v * W2)) then fits in int32 whatever the position, and integer sums do not depend on
  * their order, so the AVX2 path and the portable path give the same bits. The bounds on W1 and
