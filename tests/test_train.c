@@ -49,6 +49,20 @@ static double loss_of(int epoch, const char *key) {
     return k ? atof(k + strlen(key)) : -1;
 }
 
+/* Whether two files hold the same bytes (false if either cannot be read). */
+static bool same_bytes(const char *a, const char *b) {
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    bool same = f && g;
+    while (same) {
+        int x = getc(f), y = getc(g);
+        same = x == y;
+        if (x == EOF) break;
+    }
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return same;
+}
+
 /*
  * Copies the search lines of the last output into dst without their speeds and times: each
  * depth line's score and nodes, its principal variation, and the best move.
@@ -172,6 +186,20 @@ int main(void) {
              "--epochs 1 --hidden 64 --threads 1",
              dir, dir, dir);
     ok(cmd, "kept epoch 1");
+    /* at a negligible learning rate every weight rounds back to the starting network's: each
+       epoch's loss as stored is epoch 0's, so the starting network is kept, byte for byte */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/same.nnue --init %s/n.nnue "
+             "--epochs 2 --lr 1e-9 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "kept epoch 0, the starting network");
+    double start = loss_of(0, "validation loss ");
+    CHECK(start > 0);
+    CHECK(loss_of(2, "as stored ") == start);
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/n.nnue", dir);
+    snprintf(b, sizeof b, "%s/same.nnue", dir);
+    CHECK(same_bytes(a, b));
     /* widening: the new neurons start with no output weight, so at a negligible learning rate
        the wider network searches exactly as the one it came from */
     snprintf(cmd, sizeof cmd,

@@ -55,7 +55,7 @@ struct train_args {
     const char *out, *init, *svg;
     bool variant_given; /* else the variant the first data file names */
     bool hidden_given;  /* else the --init network's, or the default */
-    struct train_epoch epochs[TRAIN_MAX_EPOCHS];
+    struct train_epoch epochs[TRAIN_MAX_EPOCHS + 1]; /* and epoch 0 */
     int nepochs;
 };
 
@@ -155,10 +155,16 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
 /* Prints an epoch's line and keeps it for the picture. */
 static void train_report(const struct train_epoch *e, void *ctx) {
     struct train_args *a = ctx;
-    if (a->nepochs < TRAIN_MAX_EPOCHS) a->epochs[a->nepochs++] = *e;
-    printf("epoch %3d  lr %.6f  train loss %.6f  validation loss %.6f (against results %.6f)  "
-           "%.1f s\n",
-           e->epoch, e->lr, e->train_loss, e->val_loss, e->val_result_loss, e->seconds);
+    if (a->nepochs <= TRAIN_MAX_EPOCHS) a->epochs[a->nepochs++] = *e;
+    if (e->epoch == 0)
+        printf("epoch   0  the starting network  validation loss %.6f (as stored %.6f, against "
+               "results %.6f)  %.1f s\n",
+               e->val_loss, e->val_grid_loss, e->val_result_loss, e->seconds);
+    else
+        printf("epoch %3d  lr %.6f  train loss %.6f  validation loss %.6f (as stored %.6f, "
+               "against results %.6f)  %.1f s\n",
+               e->epoch, e->lr, e->train_loss, e->val_loss, e->val_grid_loss, e->val_result_loss,
+               e->seconds);
     fflush(stdout);
 }
 
@@ -169,13 +175,19 @@ static bool train_write_svg(const struct train_args *a, const char *title) {
         fprintf(stderr, "hnefi train: cannot write %s: %s\n", a->svg, strerror(errno));
         return false;
     }
-    double x[TRAIN_MAX_EPOCHS], tr[TRAIN_MAX_EPOCHS], va[TRAIN_MAX_EPOCHS];
-    struct chart_panel p = {40, 1, a->nepochs > 1 ? a->nepochs : 2, 1e9, -1e9};
+    /* the starting network (epoch 0) has validation losses only */
+    double x[TRAIN_MAX_EPOCHS + 1], tr[TRAIN_MAX_EPOCHS + 1], va[TRAIN_MAX_EPOCHS + 1],
+        vg[TRAIN_MAX_EPOCHS + 1];
+    int first = a->nepochs > 0 && a->epochs[0].epoch == 0 ? 1 : 0;
+    struct chart_panel p = {40, first ? 0 : 1, a->nepochs > 1 ? a->epochs[a->nepochs - 1].epoch : 2,
+                            1e9, -1e9};
     for (int i = 0; i < a->nepochs; i++) {
         x[i] = a->epochs[i].epoch;
         tr[i] = a->epochs[i].train_loss;
         va[i] = a->epochs[i].val_loss;
-        double lo = tr[i] < va[i] ? tr[i] : va[i], hi = tr[i] > va[i] ? tr[i] : va[i];
+        vg[i] = a->epochs[i].val_grid_loss;
+        double lo = va[i] < vg[i] ? va[i] : vg[i], hi = va[i] > vg[i] ? va[i] : vg[i];
+        if (i >= first) lo = tr[i] < lo ? tr[i] : lo, hi = tr[i] > hi ? tr[i] : hi;
         if (lo < p.lo) p.lo = lo;
         if (hi > p.hi) p.hi = hi;
     }
@@ -184,10 +196,12 @@ static bool train_write_svg(const struct train_args *a, const char *title) {
     p.hi += pad;
     chart_begin(f, 40 + CHART_PANEL_H + 40, title);
     chart_frame(f, &p, "loss (mean squared error) per epoch", 4);
-    chart_line(f, &p, x, tr, a->nepochs, "#1f4fa8");
+    chart_line(f, &p, x + first, tr + first, a->nepochs - first, "#1f4fa8");
     chart_line(f, &p, x, va, a->nepochs, "#b5541c");
+    chart_line(f, &p, x, vg, a->nepochs, "#2e8b3a");
     chart_legend(f, &p, 0, "training", "#1f4fa8");
     chart_legend(f, &p, 1, "validation", "#b5541c");
+    chart_legend(f, &p, 2, "validation, weights as stored", "#2e8b3a");
     bool ok = chart_end(f);
     ok &= fclose(f) == 0;
     if (!ok) fprintf(stderr, "hnefi train: write error on %s\n", a->svg);
@@ -305,9 +319,11 @@ static int train_main(struct train_args *a) {
         fprintf(stderr, "hnefi train: %s\n", err);
         goto done;
     }
-    printf("kept epoch %d (validation loss %.6f); scale %.1f centi-men per unit; quantised "
+    printf("kept epoch %d%s (validation loss as stored %.6f); scale %.1f centi-men per unit; "
+           "quantised "
            "evaluation within %.2f centi-men of the float one on average\n",
-           sum.best_epoch, sum.best_val_loss, sum.scale, sum.quant_error_cp);
+           sum.best_epoch, sum.best_epoch == 0 ? ", the starting network: no epoch did better" : "",
+           sum.best_val_loss, sum.scale, sum.quant_error_cp);
     if (!train_write_net(&out, a->out)) goto done;
     printf("wrote %s\n", a->out);
     if (a->svg) {

@@ -340,6 +340,24 @@ static void quantise(const struct model *m, const struct variant *v, double scal
     net->scale = (int)lrint(scale);
 }
 
+/*
+ * Copies m into r with each parameter rounded to the step the file stores it in (1/QA for the
+ * first layer, 1/QB for the output weights, 1/(QA*QB) for the output bias): r computes what the
+ * written network will, up to the integer path's own rounding of the activations. A refinement
+ * moves the weights by less than half a step in its first epochs, and rounding takes such moves
+ * back; the validation loss of r says whether anything of them is kept.
+ */
+static void round_model(const struct model *m, struct model *r) {
+    size_t h = (size_t)m->hidden;
+    for (size_t i = 0; i < (size_t)m->inputs * h; i++)
+        r->w1[i] = rintf(m->w1[i] * NNUE_QA) / NNUE_QA;
+    for (size_t j = 0; j < h; j++) r->b1[j] = rintf(m->b1[j] * NNUE_QA) / NNUE_QA;
+    for (size_t j = 0; j < NNUE_HEADS * h; j++) r->w2[j] = rintf(m->w2[j] * NNUE_QB) / NNUE_QB;
+    for (int s = 0; s < NNUE_HEADS; s++)
+        r->b2[s] =
+            (float)(rint((double)m->b2[s] * NNUE_QA * NNUE_QB) / ((double)NNUE_QA * NNUE_QB));
+}
+
 /* Keeps every parameter within the bounds the quantised format allows. */
 static void clamp_model(struct model *m) {
     size_t h = (size_t)m->hidden;
@@ -415,6 +433,22 @@ static double quant_error(const struct train_data *d, const struct model *m,
     return cnt ? sum / (double)cnt : 0;
 }
 
+/*
+ * Returns the validation loss of m, and fills e's loss of m rounded as the file stores it
+ * (through r) and that copy's loss against the results; the workers point at m again after.
+ */
+static double validate(struct work *w, int workers, const struct model *m, struct model *r,
+                       const uint32_t *idx, size_t n, struct train_epoch *e) {
+    double rl;
+    for (int i = 0; i < workers; i++) w[i].grad.p = NULL;
+    double loss = evaluate_set(w, workers, idx, n, &rl);
+    round_model(m, r);
+    for (int i = 0; i < workers; i++) w[i].m = r;
+    e->val_grid_loss = evaluate_set(w, workers, idx, n, &e->val_result_loss);
+    for (int i = 0; i < workers; i++) w[i].m = m;
+    return loss;
+}
+
 /* Returns a starting weight, uniform in [-0.1, 0.1). */
 static float small_random(uint64_t *rng) {
     return (float)(0.1 * ((double)(mix64(rng) >> 11) * 0x1.0p-53 * 2 - 1));
@@ -445,12 +479,12 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
         return false;
     }
     int workers = c->threads < 1 ? 1 : c->threads > MAX_THREADS ? MAX_THREADS : c->threads;
-    struct model m, best, grads[MAX_THREADS];
+    struct model m, best, rounded, grads[MAX_THREADS];
     model_size(&m, inputs, c->hidden);
-    best = m;
+    best = rounded = m;
     size_t np = m.n;
-    /* parameters, best parameters, Adam's moments, one gradient per worker */
-    float *mem = calloc(np * (size_t)(4 + workers), sizeof(float));
+    /* parameters, best parameters, Adam's moments, one gradient per worker, the rounded copy */
+    float *mem = calloc(np * (size_t)(5 + workers), sizeof(float));
     uint32_t *train_idx = malloc(ntrain * sizeof *train_idx),
              *val_idx = malloc(nval * sizeof *val_idx);
     struct nnue_net q = {0};
@@ -482,6 +516,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
         model_size(&grads[i], inputs, c->hidden);
         model_parts(&grads[i], mem + (4 + (size_t)i) * np);
     }
+    model_parts(&rounded, mem + (4 + (size_t)workers) * np);
     size_t a = 0, b = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (d->pos[i].val)
@@ -524,6 +559,15 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     double best_val = INFINITY;
     int best_epoch = 0, step = 0;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    if (init) { /* epoch 0: the starting network, kept if no epoch does better */
+        double t0 = now_s();
+        struct train_epoch e = {0, 0, 0, 0, 0, 0, 0};
+        e.val_loss = validate(w, workers, &m, &rounded, val_idx, nval, &e);
+        e.seconds = now_s() - t0;
+        best_val = e.val_grid_loss;
+        memcpy(best.p, m.p, np * sizeof(float));
+        if (report) report(&e, ctx);
+    }
     for (int epoch = 1; epoch <= c->epochs; epoch++) {
         double t0 = now_s();
         double lr = c->lr * pow(c->lr_drop, (epoch - 1) / (c->lr_step > 0 ? c->lr_step : 1));
@@ -561,12 +605,11 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
             }
             clamp_model(&m);
         }
-        struct train_epoch e = {epoch, lr, train_loss / (double)ntrain, 0, 0, 0};
-        for (int i = 0; i < workers; i++) w[i].grad.p = NULL;
-        e.val_loss = evaluate_set(w, workers, val_idx, nval, &e.val_result_loss);
+        struct train_epoch e = {epoch, lr, train_loss / (double)ntrain, 0, 0, 0, 0};
+        e.val_loss = validate(w, workers, &m, &rounded, val_idx, nval, &e);
         e.seconds = now_s() - t0;
-        if (e.val_loss < best_val) {
-            best_val = e.val_loss;
+        if (e.val_grid_loss < best_val) {
+            best_val = e.val_grid_loss;
             best_epoch = epoch;
             memcpy(best.p, m.p, np * sizeof(float));
         }

@@ -46,10 +46,11 @@ struct train_config {
 
 /* One epoch's report. */
 struct train_epoch {
-    int epoch;
+    int epoch; /* 0: the starting network (--init), before any step; no training loss */
     double lr;
     double train_loss, val_loss; /* against the blended targets */
-    double val_result_loss;      /* against the game results alone */
+    double val_grid_loss;        /* val_loss of the weights rounded as the file stores them */
+    double val_result_loss;      /* against the game results alone (the rounded weights) */
     double seconds;
 };
 
@@ -75,7 +76,8 @@ void train_data_free(struct train_data *d);
 /* What a finished run found. */
 struct train_summary {
     double scale;   /* centi-men per unit of output, as used */
-    int best_epoch; /* the epoch whose network was kept (lowest validation loss) */
+    int best_epoch; /* the epoch whose network was kept (lowest validation loss of the weights
+                       rounded as the file stores them); 0: the starting network */
     double best_val_loss;
     double quant_error_cp; /* mean |quantised - float| evaluation on validation positions */
 };
@@ -83,8 +85,10 @@ struct train_summary {
 /*
  * Trains a network on d (from init's weights when init is not NULL, widened to c->hidden neurons
  * if it has fewer; the new neurons start with no output weight); calls report after every
- * epoch (it may be NULL) and fills *out with the network of the lowest validation loss, and
- * *sum. Returns false with the reason in err.
+ * epoch (it may be NULL; epoch 0 is the starting network's when init is given) and fills *out
+ * with the network of the lowest validation loss once rounded as the file stores it (the
+ * starting network itself when no epoch beats it), and *sum. Returns false with the reason in
+ * err.
  */
 bool train_run(const struct train_config *c, struct train_data *d, const struct nnue_net *init,
                void (*report)(const struct train_epoch *e, void *ctx), void *ctx,
