@@ -320,8 +320,7 @@ static int train_main(struct train_args *a) {
         goto done;
     }
     printf("kept epoch %d%s (validation loss as stored %.6f); scale %.1f centi-men per unit; "
-           "quantised "
-           "evaluation within %.2f centi-men of the float one on average\n",
+           "quantised evaluation within %.2f centi-men of the float one on average\n",
            sum.best_epoch, sum.best_epoch == 0 ? ", the starting network: no epoch did better" : "",
            sum.best_val_loss, sum.scale, sum.quant_error_cp);
     if (!train_write_net(&out, a->out)) goto done;

@@ -340,24 +340,6 @@ static void quantise(const struct model *m, const struct variant *v, double scal
     net->scale = (int)lrint(scale);
 }
 
-/*
- * Copies m into r with each parameter rounded to the step the file stores it in (1/QA for the
- * first layer, 1/QB for the output weights, 1/(QA*QB) for the output bias): r computes what the
- * written network will, up to the integer path's own rounding of the activations. A refinement
- * moves the weights by less than half a step in its first epochs, and rounding takes such moves
- * back; the validation loss of r says whether anything of them is kept.
- */
-static void round_model(const struct model *m, struct model *r) {
-    size_t h = (size_t)m->hidden;
-    for (size_t i = 0; i < (size_t)m->inputs * h; i++)
-        r->w1[i] = rintf(m->w1[i] * NNUE_QA) / NNUE_QA;
-    for (size_t j = 0; j < h; j++) r->b1[j] = rintf(m->b1[j] * NNUE_QA) / NNUE_QA;
-    for (size_t j = 0; j < NNUE_HEADS * h; j++) r->w2[j] = rintf(m->w2[j] * NNUE_QB) / NNUE_QB;
-    for (int s = 0; s < NNUE_HEADS; s++)
-        r->b2[s] =
-            (float)(rint((double)m->b2[s] * NNUE_QA * NNUE_QB) / ((double)NNUE_QA * NNUE_QB));
-}
-
 /* Keeps every parameter within the bounds the quantised format allows. */
 static void clamp_model(struct model *m) {
     size_t h = (size_t)m->hidden;
@@ -433,25 +415,47 @@ static double quant_error(const struct train_data *d, const struct model *m,
     return cnt ? sum / (double)cnt : 0;
 }
 
+/* Returns a starting weight, uniform in [-0.1, 0.1). */
+static float small_random(uint64_t *rng) {
+    return (float)(0.1 * ((double)(mix64(rng) >> 11) * 0x1.0p-53 * 2 - 1));
+}
+
 /*
- * Returns the validation loss of m, and fills e's loss of m rounded as the file stores it
- * (through r) and that copy's loss against the results; the workers point at m again after.
+ * Sets m's weights from net's; a network of fewer neurons is widened: its neurons first, the new
+ * ones with small random input weights (from rng) and no output weight, so the model computes
+ * the same function.
+ */
+static void model_from_net(struct model *m, const struct nnue_net *net, uint64_t *rng) {
+    size_t h = (size_t)m->hidden, hi = (size_t)net->hidden;
+    for (size_t i = 0; i < (size_t)m->inputs; i++)
+        for (size_t j = 0; j < h; j++)
+            m->w1[i * h + j] = j < hi ? net->w1[i * hi + j] / (float)NNUE_QA : small_random(rng);
+    for (size_t j = 0; j < h; j++) m->b1[j] = j < hi ? net->b1[j] / (float)NNUE_QA : 0.25f;
+    for (int s = 0; s < NNUE_HEADS; s++)
+        for (size_t j = 0; j < h; j++)
+            m->w2[s * h + j] = j < hi ? net->w2[s * hi + j] / (float)NNUE_QB : 0;
+    for (int s = 0; s < NNUE_HEADS; s++)
+        m->b2[s] = (float)(net->b2[s] / ((double)NNUE_QA * NNUE_QB));
+}
+
+/*
+ * Returns the validation loss of m, and fills e's loss of r (m as the file stores it: quantised
+ * into q and read back) and r's loss against the results; the workers point at m again after.
+ * A refinement at a small learning rate moves the weights by less than half the file's step, and
+ * the rounding takes such moves back: r's loss says what the written network keeps of them.
  */
 static double validate(struct work *w, int workers, const struct model *m, struct model *r,
+                       struct nnue_net *q, const struct variant *v, double scale,
                        const uint32_t *idx, size_t n, struct train_epoch *e) {
     double rl;
     for (int i = 0; i < workers; i++) w[i].grad.p = NULL;
     double loss = evaluate_set(w, workers, idx, n, &rl);
-    round_model(m, r);
+    quantise(m, v, scale, q);
+    model_from_net(r, q, NULL);
     for (int i = 0; i < workers; i++) w[i].m = r;
     e->val_grid_loss = evaluate_set(w, workers, idx, n, &e->val_result_loss);
     for (int i = 0; i < workers; i++) w[i].m = m;
     return loss;
-}
-
-/* Returns a starting weight, uniform in [-0.1, 0.1). */
-static float small_random(uint64_t *rng) {
-    return (float)(0.1 * ((double)(mix64(rng) >> 11) * 0x1.0p-53 * 2 - 1));
 }
 
 /* Trains a network on d; see nnue_train.h. */
@@ -528,19 +532,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     uint64_t rng = c->seed * 0x2545F4914F6CDD1DULL + 1;
     size_t h = (size_t)c->hidden;
     if (init) {
-        /* a smaller network is widened: its neurons first, the new ones with small random input
-           weights and no output weight, so the model starts as the same function */
-        size_t hi = (size_t)init->hidden;
-        for (size_t i = 0; i < (size_t)inputs; i++)
-            for (size_t j = 0; j < h; j++)
-                m.w1[i * h + j] =
-                    j < hi ? init->w1[i * hi + j] / (float)NNUE_QA : small_random(&rng);
-        for (size_t j = 0; j < h; j++) m.b1[j] = j < hi ? init->b1[j] / (float)NNUE_QA : 0.25f;
-        for (int s = 0; s < NNUE_HEADS; s++)
-            for (size_t j = 0; j < h; j++)
-                m.w2[s * h + j] = j < hi ? init->w2[s * hi + j] / (float)NNUE_QB : 0;
-        for (int s = 0; s < NNUE_HEADS; s++)
-            m.b2[s] = (float)(init->b2[s] / ((double)NNUE_QA * NNUE_QB));
+        model_from_net(&m, init, &rng);
     } else {
         for (size_t i = 0; i < np; i++) mem[i] = small_random(&rng);
         for (size_t j = 0; j < h; j++) m.b1[j] = 0.25f;
@@ -562,7 +554,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     if (init) { /* epoch 0: the starting network, kept if no epoch does better */
         double t0 = now_s();
         struct train_epoch e = {0, 0, 0, 0, 0, 0, 0};
-        e.val_loss = validate(w, workers, &m, &rounded, val_idx, nval, &e);
+        e.val_loss = validate(w, workers, &m, &rounded, &q, d->v, scale, val_idx, nval, &e);
         e.seconds = now_s() - t0;
         best_val = e.val_grid_loss;
         memcpy(best.p, m.p, np * sizeof(float));
@@ -606,7 +598,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
             clamp_model(&m);
         }
         struct train_epoch e = {epoch, lr, train_loss / (double)ntrain, 0, 0, 0, 0};
-        e.val_loss = validate(w, workers, &m, &rounded, val_idx, nval, &e);
+        e.val_loss = validate(w, workers, &m, &rounded, &q, d->v, scale, val_idx, nval, &e);
         e.seconds = now_s() - t0;
         if (e.val_grid_loss < best_val) {
             best_val = e.val_grid_loss;
