@@ -200,11 +200,24 @@ static int ring_gaps_of(const struct search_params *sp, const struct position *p
     return eval_ring_flow(p, shut, cap, carried);
 }
 
-/* Returns whether the attacker move m, which made child, closes a gap of a ring that had gaps
-   (0: none counted) with squares its flow passed through. */
-static bool ring_closes(const struct search_params *sp, const struct position *child, move_t m,
-                        int gaps, bb_t squares) {
-    return gaps && bb_has(squares, move_to(m)) && ring_gaps_of(sp, child, gaps, NULL) < gaps;
+/* Returns the gaps of the attackers' ring at p while few enough to matter (ring_gaps; 0 when
+   not), counting them at the first ask: *gaps is -1 until then, and *squares receives the
+   squares where a move can close one. Most nodes cut off at their first move and never ask. */
+static int ring_gaps_lazy(const struct search_params *sp, const struct position *p, int *gaps,
+                          bb_t *squares) {
+    if (*gaps < 0) {
+        *gaps = ring_gaps_of(sp, p, sp->ring_gaps + 1, squares);
+        if (*gaps > sp->ring_gaps) *gaps = 0;
+    }
+    return *gaps;
+}
+
+/* Returns whether the attacker move m from p, which made child, closes a gap of p's ring (while
+   it has few, ring_gaps_lazy) with squares its flow passed through. */
+static bool ring_closes(const struct search_params *sp, const struct position *p, int *gaps,
+                        bb_t *squares, const struct position *child, move_t m) {
+    int n = ring_gaps_lazy(sp, p, gaps, squares);
+    return n && bb_has(*squares, move_to(m)) && ring_gaps_of(sp, child, n, NULL) < n;
 }
 
 /* Evaluates p at ply for its side to move: the network when the search has one, else the
@@ -449,12 +462,10 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             fort_zone = near_king;
     }
     /* the gaps of the attackers' ring (ring_men), while few enough to matter (0 when not), and
-       the squares where a move can close one */
+       the squares where a move can close one: counted at the first move that asks (-1 until
+       then; ring_gaps_lazy) */
     bb_t ring_squares = BB_EMPTY;
-    int ring_gaps = p->side == SIDE_ATTACKERS && depth >= 3
-                        ? ring_gaps_of(sp, p, sp->ring_gaps + 1, &ring_squares)
-                        : 0;
-    if (ring_gaps > sp->ring_gaps) ring_gaps = 0;
+    int ring_gaps = p->side == SIDE_ATTACKERS && depth >= 3 ? -1 : 0;
     /* near the root, the squares where a defender move may start an exit fort: those within
        lmr_fort steps of a king on or beside the edge (lmr_fort_ply) */
     bb_t fort_start = BB_EMPTY;
@@ -491,13 +502,14 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (prune && sp->prune_filter &&
             (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m)) &&
                                              !bb_has(fort_zone, move_to(m))
-                                       : !ring_gaps && !bb_has(near_king, move_to(m))))
+                                       : !bb_has(near_king, move_to(m)) &&
+                                             !ring_gaps_lazy(sp, p, &ring_gaps, &ring_squares)))
             continue;
         bb_t caught = make_move(&child, p, m);
         /* a pruned move must not threaten a win (a line opened for the king, a ring closing) nor
            fill a gap of the ring; it is made to see that, but not searched, so it is no node */
         if (prune && bb_is_empty(caught) && child.result == RESULT_NONE &&
-            !threat_against(&child) && !ring_closes(sp, &child, m, ring_gaps, ring_squares))
+            !threat_against(&child) && !ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m))
             continue;
         count_node(t);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
@@ -537,7 +549,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 if (r > 0 && threat_against(&child)) r = 0;
                 /* nor, with few defenders left, an attacker move that closes a gap of the ring
                    that would shut them all in: encirclements take several quiet moves */
-                if (r > 0 && ring_closes(sp, &child, m, ring_gaps, ring_squares)) r = 0;
+                if (r > 0 && ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 if (r < 0) r = 0;
                 score = search_child(t, p, &child, alpha, alpha + 1, new_depth - r, ply + 1, false);
