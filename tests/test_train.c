@@ -200,6 +200,43 @@ int main(void) {
     snprintf(a, sizeof a, "%s/n.nnue", dir);
     snprintf(b, sizeof b, "%s/same.nnue", dir);
     CHECK(same_bytes(a, b));
+    /* --val-data: a file held out whole, the same validation set for runs on other data, so
+       the starting network's validation loss is the same whatever it trains on */
+    snprintf(cmd, sizeof cmd,
+             "selfplay --variant brandubh --games 20 --seed 2 --tc nodes:300 --quiet --no-sync "
+             "--datagen %s/v.dat",
+             dir);
+    ok(cmd, "20 of 20 games counted");
+    snprintf(cmd, sizeof cmd,
+             "selfplay --variant brandubh --games 20 --seed 3 --tc nodes:300 --quiet --no-sync "
+             "--datagen %s/t.dat",
+             dir);
+    ok(cmd, "20 of 20 games counted");
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/d.dat --val-data %s/v.dat --out %s/x.nnue --init %s/n.nnue "
+             "--epochs 1 --threads 1",
+             dir, dir, dir, dir);
+    ok(cmd, "of 80 games, 20 of them held out for validation");
+    double val_d = loss_of(0, "validation loss ");
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/t.dat --val-data %s/v.dat --out %s/x.nnue --init %s/n.nnue "
+             "--epochs 1 --threads 1",
+             dir, dir, dir, dir);
+    ok(cmd, "of 40 games, 20 of them held out for validation");
+    CHECK(val_d > 0 && loss_of(0, "validation loss ") == val_d);
+    /* ... and against the games held out of the --data files by --val, another loss */
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/d.dat --out %s/x.nnue --init %s/n.nnue --epochs 1 --threads 1 "
+             "--val 0.3",
+             dir, dir, dir);
+    ok(cmd, "kept epoch");
+    CHECK(loss_of(0, "validation loss ") != val_d);
+    snprintf(cmd, sizeof cmd, "train --data %s/d.dat --out %s/x.nnue --val 0", dir, dir);
+    bad(cmd, "--val 0 holds out no games: give --val-data FILE");
+    snprintf(cmd, sizeof cmd,
+             "train --data %s/d.dat --val-data /nonexistent.dat --out %s/x.nnue --threads 1", dir,
+             dir);
+    bad(cmd, "--val-data: cannot open /nonexistent.dat");
     /* widening: the new neurons start with no output weight, so at a negligible learning rate
        the wider network searches exactly as the one it came from */
     snprintf(cmd, sizeof cmd,

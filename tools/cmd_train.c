@@ -38,7 +38,10 @@ static const char train_usage[] =
     "  --lambda X         label: X * score + (1 - X) * result (default 0.5)\n"
     "  --scale K          centi-men per output unit (default 174: sigmoid(out) is the\n"
     "                     winning chance the protocols print for the score)\n"
-    "  --val X            share of the games held out for validation (default 0.05)\n"
+    "  --val X            share of the games held out for validation (default 0.05;\n"
+    "                     0 with --val-data)\n"
+    "  --val-data FILE    a training-data file held out whole for validation, the same\n"
+    "                     set for runs on different --data (repeatable)\n"
     "  --threads N        worker threads (default: the number of cores)\n"
     "  --seed S           weights, shuffling and symmetries (default 1)\n"
     "  --no-symmetry      do not use the board's 8 symmetries\n"
@@ -52,6 +55,9 @@ struct train_args {
     struct train_config cfg;
     const char *files[TRAIN_FILES];
     int nfiles;
+    const char *val_files[TRAIN_FILES]; /* --val-data */
+    int nval_files;
+    bool val_given; /* --val */
     const char *out, *init, *svg;
     bool variant_given; /* else the variant the first data file names */
     bool hidden_given;  /* else the --init network's, or the default */
@@ -84,7 +90,7 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
     static const char *const with_value[] = {
         "--inputs", "--data",    "--out",     "--init",          "--hidden", "--epochs",
         "--batch",  "--lr",      "--lr-drop", "--lr-step",       "--lambda", "--scale",
-        "--val",    "--threads", "--seed",    "--max-positions", "--svg"};
+        "--val",    "--threads", "--seed",    "--max-positions", "--svg",    "--val-data"};
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
         known |= strcmp(o, with_value[k]) == 0;
@@ -101,6 +107,12 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
             return -1;
         }
         a->files[a->nfiles++] = v;
+    } else if (strcmp(o, "--val-data") == 0) {
+        if (a->nval_files == TRAIN_FILES) {
+            fprintf(stderr, "hnefi train: at most %d --val-data files\n", TRAIN_FILES);
+            return -1;
+        }
+        a->val_files[a->nval_files++] = v;
     } else if (strcmp(o, "--out") == 0) {
         a->out = v;
     } else if (strcmp(o, "--init") == 0) {
@@ -145,7 +157,8 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
                       : strcmp(o, "--lambda") == 0  ? &c->lambda
                       : strcmp(o, "--scale") == 0   ? &c->scale
                                                     : &c->val_frac;
-        double lo = dst == &c->scale ? 1 : dst == &c->lr || dst == &c->val_frac ? 1e-9 : 0;
+        double lo = dst == &c->scale ? 1 : dst == &c->lr ? 1e-9 : 0;
+        a->val_given |= dst == &c->val_frac;
         double hi = dst == &c->scale ? 100000 : dst == &c->val_frac ? 0.5 : 1;
         if (!train_double(v, lo, hi, o, dst)) return -1;
     }
@@ -264,6 +277,11 @@ static int train_args_read(struct train_args *a, int argc, char **argv) {
         fprintf(stderr, "hnefi train: --data and --out are needed (try --help)\n");
         return 2;
     }
+    if (a->nval_files && !a->val_given) a->cfg.val_frac = 0; /* the --val-data files alone */
+    if (a->cfg.val_frac == 0 && !a->nval_files) {
+        fprintf(stderr, "hnefi train: --val 0 holds out no games: give --val-data FILE\n");
+        return 2;
+    }
     if (a->g.fen || a->g.moves) {
         fprintf(stderr, "hnefi train: --fen and --moves do not apply to training data\n");
         return 2;
@@ -294,6 +312,13 @@ static int train_main(struct train_args *a) {
             goto done;
         }
     }
+    /* after the --data files, so that their games are held out as without --val-data */
+    for (int f = 0; f < a->nval_files; f++) {
+        if (!train_data_add_val_file(d, a->val_files[f], &a->cfg, err, sizeof err)) {
+            fprintf(stderr, "hnefi train: --val-data: %s\n", err);
+            goto done;
+        }
+    }
     if (a->init) {
         /* another variant's network on the same board is a fair start (docs/nnue.md) */
         if (!nnue_load_file(&init, a->init, err, sizeof err) ||
@@ -309,10 +334,10 @@ static int train_main(struct train_args *a) {
             printf("widening the starting network from %d to %d hidden neurons\n", init.hidden,
                    a->cfg.hidden);
     }
-    int64_t positions, games;
-    train_data_counts(d, &positions, &games);
-    printf("%s: %lld positions of %lld games\n", a->g.variant.name, (long long)positions,
-           (long long)games);
+    int64_t positions, games, val_games;
+    train_data_counts(d, &positions, &games, &val_games);
+    printf("%s: %lld positions of %lld games, %lld of them held out for validation\n",
+           a->g.variant.name, (long long)positions, (long long)games, (long long)val_games);
     struct train_summary sum;
     if (!train_run(&a->cfg, d, a->init ? &init : NULL, train_report, a, &out, &sum, err,
                    sizeof err)) {

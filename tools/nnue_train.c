@@ -33,6 +33,7 @@ struct train_data {
     size_t nfeat, featcap;
     int64_t games, val_games;
     int files;
+    bool all_val;   /* the file being read is held out whole (train_data_add_val_file) */
     bool symmetric; /* the start, masks and rules look the same under all 8 symmetries */
     uint16_t sym[SYMMETRIES][NNUE_MAX_INPUTS];
     /* while a file is read */
@@ -78,9 +79,11 @@ void train_data_free(struct train_data *d) {
 }
 
 /* Counts the positions and games loaded. */
-void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *games) {
+void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *games,
+                       int64_t *val_games) {
     *positions = (int64_t)d->n;
     *games = d->games;
+    *val_games = d->val_games;
 }
 
 /* Grows an array to hold at least need items of size sz; false if out of memory. */
@@ -111,7 +114,7 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
         uint64_t h = (uint64_t)dp->game * 0x9E3779B97F4A7C15ULL ^ (uint64_t)d->files << 48;
         h = mix64(&h);
         d->last_game = dp->game;
-        d->last_val = (double)(h >> 11) * 0x1.0p-53 < c->val_frac;
+        d->last_val = d->all_val || (double)(h >> 11) * 0x1.0p-53 < c->val_frac;
         d->games++;
         d->val_games += d->last_val;
     }
@@ -155,6 +158,16 @@ bool train_data_add_file(struct train_data *d, const char *path, const struct tr
     if (d->oom) snprintf(err, errlen, "%s: out of memory after %zu positions", path, d->n);
     d->files++;
     return ok && !d->oom;
+}
+
+/* Adds the positions of a training-data file, every game of it held out for validation; false
+   with the reason in err. */
+bool train_data_add_val_file(struct train_data *d, const char *path, const struct train_config *c,
+                             char *err, size_t errlen) {
+    d->all_val = true;
+    bool ok = train_data_add_file(d, path, c, err, errlen);
+    d->all_val = false;
+    return ok;
 }
 
 /* The float model: W1 (inputs x hidden), b1, W2 (2 x hidden), b2, as one flat array. */

@@ -67,8 +67,14 @@ struct train_data *train_data_new(const struct variant *v);
 bool train_data_add_file(struct train_data *d, const char *path, const struct train_config *c,
                          char *err, size_t errlen);
 
+/* Adds the positions of a training-data file, every game of it held out for validation (a
+   validation set shared by runs on different training data); false with the reason in err. */
+bool train_data_add_val_file(struct train_data *d, const char *path, const struct train_config *c,
+                             char *err, size_t errlen);
+
 /* Counts the positions and games loaded, and how many of the games are held out. */
-void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *games);
+void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *games,
+                       int64_t *val_games);
 
 /* Frees a data set. */
 void train_data_free(struct train_data *d);

@@ -122,8 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err2[600] = "";
     if (td) {
         bool ok2 = train_data_add_file(td, path, &cfg, err2, sizeof err2);
-        int64_t tp, tg;
-        train_data_counts(td, &tp, &tg);
+        int64_t tp, tg, tv;
+        train_data_counts(td, &tp, &tg, &tv);
         if (ok2 != ok || (ok && tp != positions)) fuzz_broken("trainer reads differently");
         train_data_free(td);
     }
