@@ -29,20 +29,27 @@ void history_update(struct history *h, const struct position *p, move_t m, int d
     }
 }
 
-/* Moves one history value by bonus (negative: a malus), more slowly as it nears the limit. */
-static inline void history_gravity(int *v, int bonus) {
+/* Moves one history value by bonus (negative: a malus), more slowly as it nears +-limit. */
+static inline void history_gravity(int *v, int bonus, int limit) {
     int mag = bonus < 0 ? -bonus : bonus;
-    *v += bonus - (int)((long long)*v * mag / HISTORY_LIMIT);
+    *v += bonus - (int)((long long)*v * mag / limit);
 }
 
 /* Records a cutoff by quiet move m and lowers the quiet moves tried before it (gravity). */
 void history_update_malus(struct history *h, const struct position *p, move_t m,
-                          const move_t *tried, int n, int depth, int ply) {
+                          const move_t *tried, int n, int depth, int ply, const int prev[2]) {
     int(*table)[BB_MAX_SQUARES] = h->table[p->side];
     int bonus = depth * depth < 1200 ? depth * depth * 16 : 1200 * 16;
-    history_gravity(&table[move_from(m)][move_to(m)], bonus);
+    history_gravity(&table[move_from(m)][move_to(m)], bonus, HISTORY_LIMIT);
     for (int i = 0; i < n; i++)
-        history_gravity(&table[move_from(tried[i])][move_to(tried[i])], -bonus);
+        history_gravity(&table[move_from(tried[i])][move_to(tried[i])], -bonus, HISTORY_LIMIT);
+    for (int k = 0; k < 2; k++) {
+        if (prev[k] == CONT_NONE) continue;
+        int *row = h->cont[k][prev[k]];
+        history_gravity(&row[cont_key(p, m)], bonus, CONT_LIMIT);
+        for (int i = 0; i < n; i++)
+            history_gravity(&row[cont_key(p, tried[i])], -bonus, CONT_LIMIT);
+    }
     if (h->killers[ply][0] != m) {
         h->killers[ply][1] = h->killers[ply][0];
         h->killers[ply][0] = m;
@@ -51,9 +58,13 @@ void history_update_malus(struct history *h, const struct position *p, move_t m,
 
 /* Gathers the ordering knowledge of node p at ply. */
 static void order_init(struct order *o, const struct history *h, const struct position *p,
-                       move_t tt_move, int ply) {
+                       move_t tt_move, int ply, const int prev[2]) {
     const struct bb_geom *g = &p->v->g;
     o->history = (const int(*)[BB_MAX_SQUARES])h->table[p->side];
+    o->cont[0] = h->cont[0][prev[0]];
+    o->cont[1] = h->cont[1][prev[1]];
+    o->use_cont = prev[0] != CONT_NONE || prev[1] != CONT_NONE;
+    o->side = p->side;
     o->tt_move = tt_move;
     o->killer0 = h->killers[ply][0];
     o->killer1 = h->killers[ply][1];
@@ -67,7 +78,9 @@ static void order_init(struct order *o, const struct history *h, const struct po
 static inline int order_score(const struct order *o, move_t m, int from, int to) {
     if (m == o->tt_move) return 1 << 30;
     if (from == o->king_sq && bb_has(o->escapes, to)) return 1 << 29;
+    int key = (from == o->king_sq ? 2 : o->side) * BB_MAX_SQUARES + to;
     int sc = o->history[from][to];
+    if (o->use_cont) sc += (o->cont[0][key] + o->cont[1][key]) >> 1;
     if (m == o->killer0)
         sc += 1 << 22;
     else if (m == o->killer1)
@@ -78,8 +91,10 @@ static inline int order_score(const struct order *o, move_t m, int from, int to)
 }
 
 /* Appends the moves from `from` to the squares of word w of targets (ascending). */
-static inline int add_word(const struct order *o, move_t *moves, int *scores, int n, int from,
-                           uint64_t targets, int w, bool special) {
+static inline __attribute__((always_inline)) int add_word(const struct order *o, move_t *moves,
+                                                          int *scores, int n, int from,
+                                                          uint64_t targets, int w, bool special,
+                                                          bool cont, const int *c0, const int *c1) {
     const int *history = o->history[from];
     uint64_t contact = bb_word(o->contact, w);
     uint64_t near_king = bb_word(o->near_king, w);
@@ -91,20 +106,28 @@ static inline int add_word(const struct order *o, move_t *moves, int *scores, in
             scores[n++] = order_score(o, m, from, to);
         } else {
             /* order_score without the table move, killers and escapes, none of which start here */
-            scores[n++] = history[to] + (int)((contact >> bit) & 1) * (1 << 18) +
-                          (int)((near_king >> bit) & 1) * (1 << 20);
+            scores[n] = history[to] + (int)((contact >> bit) & 1) * (1 << 18) +
+                        (int)((near_king >> bit) & 1) * (1 << 20);
+            if (cont) scores[n] += (c0[to] + c1[to]) >> 1;
+            n++;
         }
     }
     return n;
 }
 
 /* Appends the moves from `from` to the squares of targets (ascending) with their scores. */
-static inline int add_scored(const struct order *o, move_t *moves, int *scores, int n, int from,
-                             bb_t targets) {
+static inline __attribute__((always_inline)) int
+add_scored(const struct order *o, move_t *moves, int *scores, int n, int from, bb_t targets) {
     bool special = from == o->king_sq || from == move_from(o->tt_move) ||
                    from == move_from(o->killer0) || from == move_from(o->killer1);
-    for (int w = 0; w < BB_WORDS; w++)
-        n = add_word(o, moves, scores, n, from, bb_word(targets, w), w, special);
+    /* the continuation history's values of this piece's moves, by target square */
+    int base = (from == o->king_sq ? 2 : o->side) * BB_MAX_SQUARES;
+    const int *c0 = o->cont[0] + base, *c1 = o->cont[1] + base;
+    for (int w = 0; w < BB_WORDS; w++) {
+        uint64_t word = bb_word(targets, w);
+        n = o->use_cont ? add_word(o, moves, scores, n, from, word, w, special, true, c0, c1)
+                        : add_word(o, moves, scores, n, from, word, w, special, false, c0, c1);
+    }
     return n;
 }
 
@@ -215,7 +238,7 @@ static int picker_step(struct picker *mp) {
 }
 
 /* Makes the list and replays on it the picks of the moves already handed out. */
-static void picker_list(struct picker *mp) {
+static __attribute__((noinline)) void picker_list(struct picker *mp) {
     mp->n = list_moves(mp, mp->moves, mp->scores);
     mp->listed = true;
     for (int k = 0; k < mp->given; k++) picker_step(mp);
@@ -224,11 +247,11 @@ static void picker_list(struct picker *mp) {
 /* Starts handing out the moves of node p at ply (see movepick.h). */
 bool picker_init(struct picker *mp, const struct history *h, const struct position *p,
                  const move_t *root_moves, int nroot, move_t *moves, int *scores, move_t tt_move,
-                 int depth, int ply) {
+                 int depth, int ply, const int prev[2]) {
     mp->p = p;
     mp->root_moves = root_moves;
     mp->nroot = nroot;
-    order_init(&mp->o, h, p, tt_move, ply);
+    order_init(&mp->o, h, p, tt_move, ply, prev);
     mp->moves = moves;
     mp->scores = scores;
     mp->n = mp->next = mp->size = 0;

@@ -7,6 +7,11 @@
  * (at most 2^17, halved when it grows past that) plus 2^20 for a landing beside the king (the
  * attackers) and 2^18 for a landing beside an enemy piece (maybe a capture). Ties keep the order
  * of the move list, so the single-threaded search is deterministic.
+ *
+ * With the continuation history (search parameter cont_hist), history and killers also gain half
+ * the sum of two more values, each within 2^16: how well the move (its piece, king or man, and
+ * its square) did after the opponent's last move and after the side's own move before that
+ * (each as piece and square). A quiet move's score then stays within 1.5 x 2^17, below 2^18.
  */
 #ifndef HNEFI_SEARCH_MOVEPICK_H
 #define HNEFI_SEARCH_MOVEPICK_H
@@ -18,15 +23,36 @@
 
 enum { HISTORY_LIMIT = 1 << 17 }; /* a history value past this halves them all */
 
-/* One search thread's ordering memory: history by side, from and to; two killers per ply. */
+/* A move as the continuation history sees it: its piece (an attacker's man, a defender's man,
+   the king) and its target square, as key = piece * BB_MAX_SQUARES + to; CONT_NONE: none known
+   (the root, a pass, or the continuation history off), whose row of values stays zero. */
+enum {
+    CONT_PIECES = 3,
+    CONT_KEYS = CONT_PIECES * BB_MAX_SQUARES,
+    CONT_NONE = CONT_KEYS,
+    CONT_LIMIT = 1 << 16, /* each value stays within this (gravity) */
+};
+
+/* One search thread's ordering memory: history by side, from and to; two killers per ply; the
+   continuation history by the move one ply back (cont[0]) and two plies back (cont[1]). */
 struct history {
     int table[SIDE_NB][BB_MAX_SQUARES][BB_MAX_SQUARES];
     move_t killers[SEARCH_MAX_PLY][2];
+    int cont[2][CONT_KEYS + 1][CONT_KEYS];
 };
+
+/* Returns the continuation-history key of move m in p (see CONT_NONE). */
+static inline int cont_key(const struct position *p, move_t m) {
+    int piece = move_from(m) == p->king_sq ? 2 : p->side;
+    return piece * BB_MAX_SQUARES + move_to(m);
+}
 
 /* What a node's move ordering knows, gathered once per node. */
 struct order {
     const int (*history)[BB_MAX_SQUARES]; /* the side to move's history, by from and to */
+    const int *cont[2]; /* the continuation history's rows of the last two moves, by key */
+    bool use_cont;      /* either row is one of a move (not CONT_NONE) */
+    int side;
     move_t tt_move, killer0, killer1;
     int king_sq;
     bb_t escapes;   /* escape squares */
@@ -77,19 +103,23 @@ void history_update(struct history *h, const struct position *p, move_t m, int d
 /*
  * Records a cutoff by the quiet move m at depth, ply, as history_update does, but with history
  * values that move toward +-HISTORY_LIMIT ("gravity": a change shrinks as the value nears the
- * limit) instead of halving, and lowers each of the n quiet moves `tried` before m.
+ * limit) instead of halving, and lowers each of the n quiet moves `tried` before m; the same in
+ * the continuation history's rows of the keys prev[0] (the last move) and prev[1] (the one
+ * before), unless CONT_NONE.
  */
 void history_update_malus(struct history *h, const struct position *p, move_t m,
-                          const move_t *tried, int n, int depth, int ply);
+                          const move_t *tried, int n, int depth, int ply, const int prev[2]);
 
 /*
  * Starts handing out the moves of node p at ply (into the caller's arrays moves and scores): at
  * the root (root_moves not NULL) exactly those; at depth 1 the table move and killers that are
- * legal come first; otherwise the list is made at once. Returns false when the node has no move.
+ * legal come first; otherwise the list is made at once. prev holds the continuation-history
+ * keys of the last move and the one before (CONT_NONE: not used). Returns false when the node
+ * has no move.
  */
 bool picker_init(struct picker *mp, const struct history *h, const struct position *p,
                  const move_t *root_moves, int nroot, move_t *moves, int *scores, move_t tt_move,
-                 int depth, int ply);
+                 int depth, int ply, const int prev[2]);
 
 /* Returns the next move (MOVE_NONE when done) with its ordering score in *score. */
 move_t picker_next(struct picker *mp, int *score);

@@ -37,6 +37,8 @@
     X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
     X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
     X(hist_malus, 1, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
+    X(cont_hist, 0, 0, 1)       /* order quiet moves by the continuation history too (with         \
+                                   hist_malus) */                                                  \
     X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
     X(lmr_root_edge, 0, 0, 3)   /* none at the root by an edge king, the attackers' (1), the       \

@@ -35,6 +35,8 @@ struct thread {
     int nkeys;
     int rep_floor;       /* the oldest key a repetition can match: none before a capture can */
     struct history hist; /* move ordering: history and killers */
+    /* the continuation-history key (movepick.h) of the move made at each ply of the path */
+    int cont_keys[SEARCH_MAX_PLY + 1];
     /* the network's accumulator per ply of the search path, computed when first needed from the
        nearest computed one by the moves in between */
     struct nnue_acc acc[SEARCH_MAX_PLY + 1];
@@ -432,6 +434,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         t->steps[ply + 1].done = false;
         t->steps[ply + 1].pk = PIECE_NONE;
         t->steps[ply + 1].pos = &null;
+        t->cont_keys[ply] = CONT_NONE;
         int sc = -search_node(t, &null, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
         t->nkeys--;
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
@@ -444,8 +447,14 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
     struct picker mp; /* not zero-initialised: the tree is large and filled when built */
+    /* the last move and the one before, for the continuation history (cont_hist) */
+    int prev[2] = {CONT_NONE, CONT_NONE};
+    if (sp->cont_hist) {
+        if (ply >= 1) prev[0] = t->cont_keys[ply - 1];
+        if (ply >= 2) prev[1] = t->cont_keys[ply - 2];
+    }
     if (!picker_init(&mp, &t->hist, p, ply == 0 ? t->root_moves : NULL, t->nroot, moves, scores,
-                     tt_move, depth, ply))
+                     tt_move, depth, ply, prev))
         return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
 
     /* late-move pruning and futility skip quiet moves of a quiet node, once one move is searched */
@@ -512,6 +521,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             !threat_against(&child) && !ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m))
             continue;
         count_node(t);
+        t->cont_keys[ply] = cont_key(p, m);
         if (s->opt.net) acc_push(t, p, m, caught, &child, ply);
         if (depth >= 2) tt_prefetch(&s->tt, child.key); /* the child will probe the table */
         t->keys[t->nkeys++] = child.key;
@@ -574,7 +584,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 if (alpha >= beta) {
                     if (bb_is_empty(caught)) {
                         if (sp->hist_malus)
-                            history_update_malus(&t->hist, p, m, tried, ntried, depth, ply);
+                            history_update_malus(&t->hist, p, m, tried, ntried, depth, ply, prev);
                         else
                             history_update(&t->hist, p, m, depth, ply);
                     }
