@@ -33,10 +33,10 @@ struct train_data {
     size_t nfeat, featcap;
     int64_t games, val_games;
     int files;
-    bool all_val;   /* the file being read is held out whole (train_data_add_val_file) */
     bool symmetric; /* the start, masks and rules look the same under all 8 symmetries */
     uint16_t sym[SYMMETRIES][NNUE_MAX_INPUTS];
     /* while a file is read */
+    bool all_val; /* every game of it held out (train_data_add_val_file) */
     const struct train_config *cfg;
     int64_t last_game;
     bool last_val;
