@@ -110,6 +110,19 @@ void history_update(struct history *h, const struct position *p, move_t m, int d
 void history_update_malus(struct history *h, const struct position *p, move_t m,
                           const move_t *tried, int n, int depth, int ply, const int prev[2]);
 
+/* Returns the history part of quiet move m's ordering score at the picker's node (its history,
+   and with the continuation history half the sum of that): what late-move reductions adjust by. */
+static inline int picker_history(const struct picker *mp, move_t m) {
+    const struct order *o = &mp->o;
+    int from = move_from(m), to = move_to(m);
+    int sc = o->history[from][to];
+    if (o->use_cont) {
+        int key = (from == o->king_sq ? 2 : o->side) * BB_MAX_SQUARES + to;
+        sc += (o->cont[0][key] + o->cont[1][key]) >> 1;
+    }
+    return sc;
+}
+
 /*
  * Starts handing out the moves of node p at ply (into the caller's arrays moves and scores): at
  * the root (root_moves not NULL) exactly those; at depth 1 the table move and killers that are

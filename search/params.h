@@ -41,6 +41,7 @@
                                    hist_malus) */                                                  \
     X(lmr_log, 0, 0, 1)         /* reductions grow with log(depth) x log(move number) */           \
     X(lmr_div, 250, 50, 1000)   /* ... divided by lmr_div / 100 */                                 \
+    X(lmr_hist, 0, 0, 1 << 20)  /* a late move reduced less by its history / this (0: off) */      \
     X(lmr_root_edge, 0, 0, 3)   /* none at the root by an edge king, the attackers' (1), the       \
                                    defenders' (2) or either (3) */                                 \
     X(lmr_fort, 0, 0, 5)        /* none of a defender move landing within this many steps of a     \

@@ -548,6 +548,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                         r = lmr_reduction(depth, searched, sp->lmr_div) - pv_node;
                     else
                         r = 1 + (searched >= 12) + (depth >= 8);
+                    /* a move that has often cut (its history) is reduced less, one that has
+                       often failed more (lmr_hist) */
+                    if (sp->lmr_hist) r -= picker_history(&mp, m) / sp->lmr_hist;
                     /* nor a root move of the side lmr_root_edge names while the king stands
                        on or beside the edge: a fort's first quiet move may lie far from him */
                     if (ply == 0 && sp->lmr_root_edge & (1 << p->side) && king_by_edge(p)) r = 0;

@@ -393,6 +393,26 @@ static void cont_hist_orders(struct search *s) {
                  "f4j4", &on, &off, true);
 }
 
+/*
+ * lmr_hist reduces a late quiet move less when its history (with the continuation history, that
+ * too) is high and more when it is low: the search changes and stays deterministic, and off it
+ * is the default search.
+ */
+static void lmr_hist_adjusts(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.lmr_hist = 16384;
+    off.lmr_hist = 0;
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run_params(s, v, NULL, 8, 0, 1, &on);
+    struct search_result b = run_params(s, v, NULL, 8, 0, 1, &off);
+    struct search_result c = run_params(s, v, NULL, 8, 0, 1, &on);
+    struct search_result d = run_params(s, v, NULL, 8, 0, 1, &search_default_params);
+    CHECK(a.nodes != b.nodes);
+    CHECK_EQ_U64(a.nodes, c.nodes);
+    CHECK_EQ_INT(a.best, c.best);
+    CHECK_EQ_U64(b.nodes, d.nodes);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -750,6 +770,7 @@ int main(void) {
     few_men_unpruned(s);
     few_men_share(s);
     cont_hist_orders(s);
+    lmr_hist_adjusts(s);
     determinism(s);
     time_limit(s);
     multipv(s);
