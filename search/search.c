@@ -55,6 +55,8 @@ struct thread {
     int nroot;
     move_t excluded[SEARCH_MAX_MULTIPV];
     int nexcluded;
+    /* per ply, the table move a singular-extension test searches the node without (se_depth) */
+    move_t se_excluded[SEARCH_MAX_PLY];
     move_t best_move;
     int best_score, completed_depth;
 };
@@ -361,16 +363,20 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     if (beta > hi) beta = hi;
     if (alpha >= beta) return alpha;
 
+    /* a singular-extension test searches this node without its table move (se_depth): the
+       table neither cuts nor keeps it, and nothing prunes it */
+    move_t se_excluded = t->se_excluded[ply];
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
+    int tt_score = 0;
     bool tt_hit = tt_probe(&s->tt, p->key, &hit);
     if (tt_hit) {
         tt_move = tt_unpack_move(hit.move, p->v->size);
-        int sc = tt_score_from(hit.score, ply);
-        if (!pv_node && hit.depth >= depth &&
-            (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && sc >= beta) ||
-             (hit.bound == TT_UPPER && sc <= alpha)))
-            return sc;
+        tt_score = tt_score_from(hit.score, ply);
+        if (!pv_node && !se_excluded && hit.depth >= depth &&
+            (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && tt_score >= beta) ||
+             (hit.bound == TT_UPPER && tt_score <= alpha)))
+            return tt_score;
     }
     move_t win = threat_win_in_one(p);
     for (int k = 0; ply == 0 && win && k < t->nexcluded; k++)
@@ -387,7 +393,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        window) may be pruned by its static evaluation, which is computed only for that (the
        table keeps it when known) */
     int static_eval = TT_EVAL_NONE;
-    bool quiet_node = !pv_node && !threat && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
+    bool quiet_node =
+        !pv_node && !threat && !se_excluded && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
     /* with the king on the edge (or a move from it), slow wins grow: exit forts, escapes, the
        king shut in against the edge; prune_guard keeps such nodes from the pruning below */
     bool guarded = false;
@@ -496,6 +503,24 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             for (int k = 0; k < t->nexcluded; k++) skip |= t->excluded[k] == m;
             if (skip) continue;
         }
+        if (m == se_excluded) continue;
+        /* singular extension: a table move that beats every other by a margin (a search of the
+           rest at half depth stays below its stored score less se_margin a ply) is searched a
+           ply deeper; if the rest beat beta too, the node is cut (several moves hold) */
+        int ext = 0;
+        if (sp->se_depth && m == tt_move && ply > 0 && !se_excluded && depth >= sp->se_depth &&
+            ply < 2 * t->root_depth && (hit.bound == TT_LOWER || hit.bound == TT_EXACT) &&
+            hit.depth >= depth - 3 && tt_score > -SCORE_WIN_MIN && tt_score < SCORE_WIN_MIN) {
+            int se_beta = tt_score - sp->se_margin * depth;
+            t->se_excluded[ply] = m;
+            int sc = search_node(t, p, se_beta - 1, se_beta, (depth - 1) / 2, ply, false, false);
+            t->se_excluded[ply] = MOVE_NONE;
+            if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
+            if (sc < se_beta)
+                ext = 1;
+            else if (!pv_node && se_beta >= beta)
+                return se_beta;
+        }
         /* a quiet move: no capture possible (it lands beside no enemy), not beside the king, not
            the king's, not the table move or a killer */
         bool king_area = move_from(m) == p->king_sq || bb_has(p->v->g.nbrs[p->king_sq], move_to(m));
@@ -535,7 +560,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             score = -repetition_score(&child, ply + 1);
             t->pv_len[ply + 1] = 0;
         } else {
-            int new_depth = depth - 1;
+            int new_depth = depth - 1 + ext;
             if (searched == 0) {
                 score = search_child(t, p, &child, alpha, beta, new_depth, ply + 1, pv_node);
             } else {
@@ -597,7 +622,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         }
         if (bb_is_empty(caught)) tried[ntried++] = m;
     }
-    if (searched == 0) return alpha; /* every root move excluded */
+    if (searched == 0) return alpha; /* every root move excluded, or the only move (se_depth) */
+    if (se_excluded) return best;
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
     tt_store_by(&s->tt, t->index, p->key, tt_pack_move(best_move, p->v->size),
                 tt_score_to(best, ply), static_eval, depth, bound);

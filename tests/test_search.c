@@ -413,6 +413,29 @@ static void lmr_hist_adjusts(struct search *s) {
     CHECK_EQ_U64(b.nodes, d.nodes);
 }
 
+/*
+ * Singular extensions (se_depth): the node searched without its table move leaves the table and
+ * the search deterministic, changes the tree, and two threads with it still give a legal move of
+ * the full depth.
+ */
+static void singular_extends(struct search *s) {
+    struct search_params on = search_default_params;
+    on.se_depth = 6;
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run_params(s, v, NULL, 9, 0, 1, &on);
+    struct search_result b = run_params(s, v, NULL, 9, 0, 1, &search_default_params);
+    struct search_result c = run_params(s, v, NULL, 9, 0, 1, &on);
+    CHECK(a.nodes != b.nodes);
+    CHECK_EQ_U64(a.nodes, c.nodes);
+    CHECK_EQ_INT(a.best, c.best);
+    CHECK_EQ_INT(a.score, c.score);
+    struct search_result d = run_params(s, v, NULL, 8, 0, 2, &on);
+    CHECK_EQ_INT(d.depth, 8);
+    struct position p;
+    pos_init_start(&p, v);
+    CHECK(movegen_is_legal(&p, d.best));
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -771,6 +794,7 @@ int main(void) {
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
+    singular_extends(s);
     determinism(s);
     time_limit(s);
     multipv(s);
