@@ -42,13 +42,13 @@ static void put32(uint8_t *p, uint32_t v) {
 
 /* Returns the size of a network's file. */
 size_t nnue_file_size(const struct nnue_net *net) {
-    size_t h = (size_t)net->hidden;
-    return NNUE_HEADER + 2 * ((size_t)net->inputs * h + h + NNUE_HEADS * h) + 4 * NNUE_HEADS + 4;
+    size_t h = (size_t)net->hidden, heads = (size_t)nnue_heads(net);
+    return NNUE_HEADER + 2 * ((size_t)net->inputs * h + h + heads * h) + 4 * heads + 4;
 }
 
 /* Allocates the weights of net for its inputs and hidden size; false if out of memory. */
 static bool alloc_weights(struct nnue_net *net) {
-    size_t h = (size_t)net->hidden, n = (size_t)net->inputs * h + h + NNUE_HEADS * h;
+    size_t h = (size_t)net->hidden, n = (size_t)net->inputs * h + h + (size_t)nnue_heads(net) * h;
     size_t bytes = (n * sizeof(int16_t) + 63) / 64 * 64;
     net->mem = aligned_alloc(64, bytes);
     if (!net->mem) return false;
@@ -99,8 +99,24 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     if (size < 3 || size > BB_MAX_SIZE ||
         inputs != (uint32_t)nnue_inputs_of(r.arch, (int)(size * size)))
         return fail(err, errlen, "network board size or input count out of range");
-    if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32 != 0 || get32(b + 28) != NNUE_HEADS)
-        return fail(err, errlen, "network hidden size or head count out of range");
+    if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32 != 0)
+        return fail(err, errlen, "network hidden size out of range");
+    /* two heads, or two per output bucket with the pieces per bucket at 44 (0 without) */
+    uint32_t heads = get32(b + 28), per = get32(b + 44);
+    if (heads < SIDE_NB || heads > NNUE_MAX_HEADS || heads % SIDE_NB != 0) {
+        snprintf(why, sizeof why, "network has %u output heads, this hnefi reads 2 to %d, even",
+                 heads, NNUE_MAX_HEADS);
+        return fail(err, errlen, why);
+    }
+    if (heads == SIDE_NB ? per != 0 : per < 1 || per > NNUE_MAX_BUCKET_PIECES) {
+        snprintf(why, sizeof why,
+                 "network header: %u pieces per output bucket with %u heads (0 with 2 heads, "
+                 "else 1 to %d)",
+                 per, heads, NNUE_MAX_BUCKET_PIECES);
+        return fail(err, errlen, why);
+    }
+    r.buckets = (int)heads / SIDE_NB;
+    r.bucket_pieces = (int)per;
     if (get32(b + 32) != NNUE_QA || get32(b + 36) != NNUE_QB)
         return fail(err, errlen, "network quantisation scales differ from this hnefi's");
     r.size = (int)size;
@@ -108,10 +124,10 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     r.hidden = (int)hidden;
     r.scale = (int)get32(b + 40);
     if (r.scale < 1 || r.scale > 100000) return fail(err, errlen, "network scale out of range");
-    bool reserved_zero = get32(b + 44) == 0;
+    bool reserved_zero = true;
     for (int i = 80; i < NNUE_HEADER; i++) reserved_zero &= b[i] == 0;
     if (!reserved_zero)
-        return fail(err, errlen, "network header: bytes 44-47 and 80-127 must be 0 (damaged)");
+        return fail(err, errlen, "network header: bytes 80-127 must be 0 (damaged)");
     memcpy(r.variant, b + 48, sizeof r.variant);
     r.variant[sizeof r.variant - 1] = 0;
     if (!r.variant[0]) return fail(err, errlen, "network names no variant");
@@ -124,16 +140,17 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
     if (crc32_of(b, len - 4) != r.check)
         return fail(err, errlen, "network checksum mismatch (the file is damaged)");
     if (!alloc_weights(&r)) return fail(err, errlen, "out of memory for the network");
-    size_t n16 = (size_t)r.inputs * r.hidden + r.hidden + NNUE_HEADS * (size_t)r.hidden;
+    int nheads = nnue_heads(&r);
+    size_t n16 = (size_t)r.inputs * r.hidden + r.hidden + (size_t)nheads * r.hidden;
     const uint8_t *w = b + NNUE_HEADER;
     for (size_t i = 0; i < n16; i++) r.w1[i] = (int16_t)(w[2 * i] | w[2 * i + 1] << 8);
-    for (int s = 0; s < NNUE_HEADS; s++) r.b2[s] = (int32_t)get32(w + 2 * n16 + 4 * (size_t)s);
+    for (int s = 0; s < nheads; s++) r.b2[s] = (int32_t)get32(w + 2 * n16 + 4 * (size_t)s);
     const char *bound = NULL;
     for (size_t i = 0; i < (size_t)r.inputs * r.hidden && !bound; i++)
         if (abs(r.w1[i]) > NNUE_W1_MAX) bound = "a first-layer weight";
     for (int j = 0; j < r.hidden && !bound; j++)
         if (abs(r.b1[j]) > NNUE_B1_MAX) bound = "a first-layer bias";
-    for (int j = 0; j < NNUE_HEADS * r.hidden && !bound; j++)
+    for (int j = 0; j < nheads * r.hidden && !bound; j++)
         if (abs(r.w2[j]) > NNUE_W2_MAX) bound = "an output weight";
     if (bound) {
         free(r.mem);
@@ -141,7 +158,7 @@ bool nnue_load(struct nnue_net *net, const void *data, size_t len, char *err, si
         return fail(err, errlen, why);
     }
     /* a head's output sum must not wrap (possible with more than 256 neurons) */
-    for (int side = 0; side < NNUE_HEADS; side++) {
+    for (int side = 0; side < nheads; side++) {
         long sum = 0;
         for (int j = 0; j < r.hidden; j++) sum += abs(r.w2[(size_t)side * r.hidden + j]);
         if (sum > NNUE_W2_SUM_MAX) {
@@ -214,19 +231,21 @@ size_t nnue_write(const struct nnue_net *net, uint8_t *out) {
     put32(out + 16, (uint32_t)net->size);
     put32(out + 20, (uint32_t)net->inputs);
     put32(out + 24, (uint32_t)net->hidden);
-    put32(out + 28, NNUE_HEADS);
+    put32(out + 28, (uint32_t)nnue_heads(net));
     put32(out + 32, NNUE_QA);
     put32(out + 36, NNUE_QB);
     put32(out + 40, (uint32_t)net->scale);
+    put32(out + 44, net->buckets > 1 ? (uint32_t)net->bucket_pieces : 0);
     memcpy(out + 48, net->variant, strnlen(net->variant, sizeof net->variant - 1));
-    size_t n16 = (size_t)net->inputs * net->hidden + net->hidden + NNUE_HEADS * (size_t)net->hidden;
+    int nheads = nnue_heads(net);
+    size_t n16 = (size_t)net->inputs * net->hidden + net->hidden + (size_t)nheads * net->hidden;
     uint8_t *w = out + NNUE_HEADER;
     for (size_t i = 0; i < n16; i++) {
         uint16_t u = (uint16_t)net->w1[i];
         w[2 * i] = (uint8_t)u;
         w[2 * i + 1] = (uint8_t)(u >> 8);
     }
-    for (int s = 0; s < NNUE_HEADS; s++) put32(w + 2 * n16 + 4 * (size_t)s, (uint32_t)net->b2[s]);
+    for (int s = 0; s < nheads; s++) put32(w + 2 * n16 + 4 * (size_t)s, (uint32_t)net->b2[s]);
     put32(out + len - 4, crc32_of(out, len - 4));
     return len;
 }
@@ -359,25 +378,25 @@ static int32_t dot_avx2(const int16_t *acc, const int16_t *w2, int h) {
 }
 #endif
 
-/* Turns an output sum into centi-men for head `side`. */
-static int finish(const struct nnue_net *net, int32_t sum, int side) {
-    int64_t out = sum / NNUE_QA + net->b2[side];
+/* Turns an output sum into centi-men for head `head`. */
+static int finish(const struct nnue_net *net, int32_t sum, int head) {
+    int64_t out = sum / NNUE_QA + net->b2[head];
     /* within an evaluation's range (search/score.h) even for a file of extreme weights */
     return score_clamp_eval(out * net->scale / (NNUE_QA * NNUE_QB));
 }
 
-/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
-    const int16_t *w2 = net->w2 + (size_t)side * net->hidden;
+/* Evaluates an accumulator with output head `head`, in centi-men (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int head) {
+    const int16_t *w2 = net->w2 + (size_t)head * net->hidden;
 #if defined(__AVX2__)
-    return finish(net, dot_avx2(acc->v, w2, net->hidden), side);
+    return finish(net, dot_avx2(acc->v, w2, net->hidden), head);
 #else
-    return finish(net, dot_portable(acc->v, w2, net->hidden), side);
+    return finish(net, dot_portable(acc->v, w2, net->hidden), head);
 #endif
 }
 
 /* The same with plain C arithmetic only. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side) {
-    return finish(net, dot_portable(acc->v, net->w2 + (size_t)side * net->hidden, net->hidden),
-                  side);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int head) {
+    return finish(net, dot_portable(acc->v, net->w2 + (size_t)head * net->hidden, net->hidden),
+                  head);
 }

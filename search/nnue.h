@@ -10,8 +10,10 @@
  *   hidden   H neurons (a multiple of 32, at most NNUE_MAX_HIDDEN): acc = b1 + the columns of
  *            W1 of the set inputs, kept as int16 in an accumulator that a move updates by the
  *            moved piece, its captures, and the squares that came into or left the king's reach
- *   output   one head per side to move (the sides are not alike): out = b2[s] + the sum over
- *            the hidden neurons of crelu(acc)^2 * W2[s], crelu clamping to [0, QA]
+ *   output   one head per side to move (the sides are not alike), and per output bucket when
+ *            the network has several (by the number of pieces on the board, a game's phase):
+ *            out = b2[h] + the sum over the hidden neurons of crelu(acc)^2 * W2[h], crelu
+ *            clamping to [0, QA], h = bucket * 2 + side (nnue_head)
  *   score    out * scale, in centi-men for the side to move
  *
  * Quantisation: W1 and b1 are int16 at scale QA = 255, W2 int16 at scale QB = 256 with |W2| <=
@@ -36,7 +38,9 @@ enum {
     NNUE_MAX_INPUTS = (NNUE_PLANES + 1) * BB_MAX_SQUARES + NNUE_REACH_BUCKETS,
     NNUE_MAX_REACH = 2 * (BB_MAX_SIZE - 1) + 1, /* the king's reach inputs set at once */
     NNUE_MAX_HIDDEN = 1024,
-    NNUE_HEADS = SIDE_NB,
+    NNUE_MAX_BUCKETS = 8,                        /* output buckets by the number of pieces */
+    NNUE_MAX_HEADS = SIDE_NB * NNUE_MAX_BUCKETS, /* one per side to move and bucket */
+    NNUE_MAX_BUCKET_PIECES = 64,                 /* pieces per bucket, at most */
     NNUE_QA = 255,
     NNUE_QB = 256,
     NNUE_W2_MAX = 127,       /* |W2| bound that keeps v * W2 in int16 */
@@ -56,10 +60,12 @@ struct nnue_net {
     int arch;         /* NNUE_ARCH_PIECES or NNUE_ARCH_KING_REACH */
     int inputs;       /* 3 * squares, or 4 * squares + 4 with the king's reach */
     int hidden;
-    int scale;      /* centi-men per unit of the output */
-    uint32_t check; /* the file's checksum: names the network in records */
+    int buckets;       /* output buckets (1: none, two heads) */
+    int bucket_pieces; /* pieces on the board per bucket (0 with one bucket) */
+    int scale;         /* centi-men per unit of the output */
+    uint32_t check;    /* the file's checksum: names the network in records */
     int16_t *w1, *b1, *w2;
-    int32_t b2[NNUE_HEADS];
+    int32_t b2[NNUE_MAX_HEADS];
     void *mem; /* the weights' aligned allocation */
 };
 
@@ -94,6 +100,33 @@ bool nnue_fits_board(const struct nnue_net *net, const struct variant *v, char *
 
 /* Tells whether net fits variant v (same name and board size); if not, err says why. */
 bool nnue_fits(const struct nnue_net *net, const struct variant *v, char *err, size_t errlen);
+
+/* Returns the number of output heads of net: one per side to move and bucket. */
+static inline int nnue_heads(const struct nnue_net *net) {
+    return SIDE_NB * net->buckets;
+}
+
+/* Returns the head, of `buckets` output buckets of `per` pieces, that scores a position with
+   `pieces` pieces (the king included) and side to move `side`: bucket (pieces - 1) / per, the
+   last bucket taking any more. */
+static inline int nnue_bucket_head(int buckets, int per, int side, int pieces) {
+    if (buckets <= 1) return side;
+    int b = (pieces - 1) / per;
+    if (b >= buckets) b = buckets - 1;
+    if (b < 0) b = 0;
+    return b * SIDE_NB + side;
+}
+
+/* Returns net's head for a position with `pieces` pieces and side to move `side`. */
+static inline int nnue_head(const struct nnue_net *net, int side, int pieces) {
+    return nnue_bucket_head(net->buckets, net->bucket_pieces, side, pieces);
+}
+
+/* Returns the head that scores p (nnue_head of its side to move and pieces). */
+static inline int nnue_head_of(const struct nnue_net *net, const struct position *p) {
+    if (net->buckets == 1) return p->side;
+    return nnue_head(net, p->side, bb_popcount(p->att) + bb_popcount(p->def) + 1);
+}
 
 /* Returns the input of a piece of kind pk (PIECE_ATTACKER..PIECE_KING) on sq. */
 static inline int nnue_input(int squares, enum piece pk, int sq) {
@@ -134,11 +167,12 @@ void nnue_update(const struct nnue_net *net, const struct nnue_acc *parent, stru
                  enum piece pk, int from, int to, enum piece victim, bb_t caught,
                  const struct nnue_reach *before, const struct nnue_reach *after);
 
-/* Evaluates an accumulator for side to move `side`, in centi-men (the fastest path built in). */
-int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+/* Evaluates an accumulator with output head `head` (nnue_head; with one bucket, the side to
+   move), in centi-men for the side to move (the fastest path built in). */
+int nnue_evaluate(const struct nnue_net *net, const struct nnue_acc *acc, int head);
 
 /* The same with plain C arithmetic only; gives the same result as nnue_evaluate, bit for bit. */
-int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int side);
+int nnue_evaluate_portable(const struct nnue_net *net, const struct nnue_acc *acc, int head);
 
 /* Returns the built-in network for variant v, or NULL when it has none. */
 const struct nnue_net *nnue_builtin(const struct variant *v);

@@ -239,7 +239,7 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
                     st->caught, &t->steps[k - 1].reach, &st->reach);
         st->done = true;
     }
-    return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], p->side) + mop);
+    return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], nnue_head_of(net, p)) + mop);
 }
 
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
@@ -835,7 +835,7 @@ int search_evaluate(const struct search_options *opt, const struct position *p) 
         return score_clamp_eval(eval_position(p, &opt->weights) + mop);
     struct nnue_acc acc;
     nnue_refresh(opt->net, p, &acc);
-    return score_clamp_eval(nnue_evaluate(opt->net, &acc, p->side) + mop);
+    return score_clamp_eval(nnue_evaluate(opt->net, &acc, nnue_head_of(opt->net, p)) + mop);
 }
 
 /* Asks a running search to stop as soon as it can (safe from any thread). */

@@ -28,16 +28,21 @@ static int rnd_in(uint64_t *s, int lo, int hi) {
     return lo + (int)(rnd(s) % (uint64_t)(hi - lo + 1));
 }
 
-/* Fills net with random weights within the format's bounds for variant v (architecture 2). */
-static void random_net(struct nnue_net *net, const struct variant *v, int hidden, uint64_t seed) {
+/* Fills net with random weights within the format's bounds for variant v (architecture 2), with
+   `buckets` output buckets of `per` pieces each (1 and 0: none). */
+static void random_net_buckets(struct nnue_net *net, const struct variant *v, int hidden,
+                               uint64_t seed, int buckets, int per) {
     memset(net, 0, sizeof *net);
+    net->buckets = buckets;
+    net->bucket_pieces = per;
+    int heads = nnue_heads(net);
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
     net->size = v->size;
     net->arch = NNUE_ARCH_KING_REACH;
     net->inputs = nnue_inputs_of(net->arch, v->size * v->size);
     net->hidden = hidden;
     net->scale = 174;
-    size_t n = (size_t)net->inputs * hidden + (size_t)hidden + NNUE_HEADS * (size_t)hidden;
+    size_t n = (size_t)net->inputs * hidden + (size_t)hidden + (size_t)heads * hidden;
     net->mem = aligned_alloc(64, (n * 2 + 63) / 64 * 64);
     net->w1 = net->mem;
     net->b1 = net->w1 + (size_t)net->inputs * hidden;
@@ -46,10 +51,14 @@ static void random_net(struct nnue_net *net, const struct variant *v, int hidden
     for (size_t i = 0; i < (size_t)net->inputs * hidden; i++)
         net->w1[i] = (int16_t)rnd_in(&s, -NNUE_W1_MAX / 4, NNUE_W1_MAX / 4);
     for (int j = 0; j < hidden; j++) net->b1[j] = (int16_t)rnd_in(&s, -200, 400);
-    for (int j = 0; j < NNUE_HEADS * hidden; j++)
+    for (int j = 0; j < heads * hidden; j++)
         net->w2[j] = (int16_t)rnd_in(&s, -NNUE_W2_MAX, NNUE_W2_MAX);
-    net->b2[0] = rnd_in(&s, -100000, 100000);
-    net->b2[1] = rnd_in(&s, -100000, 100000);
+    for (int k = 0; k < heads; k++) net->b2[k] = rnd_in(&s, -100000, 100000);
+}
+
+/* Fills net with random weights for variant v, one output bucket (two heads). */
+static void random_net(struct nnue_net *net, const struct variant *v, int hidden, uint64_t seed) {
+    random_net_buckets(net, v, hidden, seed, 1, 0);
 }
 
 /* Writes net into a fresh buffer; *len gets its size. */
@@ -107,8 +116,11 @@ static void test_file(void) {
     refused(bytes, len, len, 0, len - 1, "bytes");
     refused(bytes, len, len, 0, 20, "network file truncated: 20 bytes");
     refused(bytes, len, len, 0, 5, "HNEFINET");
-    refused(bytes, len, 44, 1, 0, "bytes 44-47 and 80-127 must be 0");
-    refused(bytes, len, 100, 1, 0, "bytes 44-47 and 80-127 must be 0");
+    refused(bytes, len, 44, 1, 0, "1 pieces per output bucket with 2 heads");
+    refused(bytes, len, 28, 3, 0, "3 output heads");
+    refused(bytes, len, 28, 18, 0, "18 output heads");
+    refused(bytes, len, 28, 0, 0, "0 output heads");
+    refused(bytes, len, 100, 1, 0, "bytes 80-127 must be 0");
     refused(bytes, len, NNUE_HEADER + 5, 0x55, 0, "checksum");
     /* a weight past its bound, with a checksum that fits */
     int16_t keep = a.w2[3];
@@ -237,6 +249,90 @@ static void test_paths(void) {
     nnue_free(&net);
 }
 
+/*
+ * Output buckets: the file keeps them, a damaged bucket field is refused, the head follows the
+ * pieces on the board, and a search uses the head of each position: with every bucket a copy of
+ * one network it searches as that network does, and a change to the start's bucket alone moves
+ * the score at the root.
+ */
+static void test_buckets(void) {
+    const struct variant *v = variant_by_name("brandubh"); /* 13 pieces at the start */
+    struct nnue_net a, b = {0};
+    random_net_buckets(&a, v, 64, 21, 4, 4);
+    CHECK_EQ_INT(nnue_heads(&a), 8);
+    size_t len;
+    uint8_t *bytes = net_bytes(&a, &len);
+    char err[200];
+    CHECK(nnue_load(&b, bytes, len, err, sizeof err));
+    CHECK(b.buckets == 4 && b.bucket_pieces == 4 && len == nnue_file_size(&b));
+    CHECK(memcmp(a.w2, b.w2, (size_t)8 * 64 * 2) == 0);
+    CHECK(memcmp(a.b2, b.b2, sizeof(int32_t) * 8) == 0);
+    refused(bytes, len, 44, 0, 0, "0 pieces per output bucket with 8 heads");
+    refused(bytes, len, 44, 65, 0, "65 pieces per output bucket");
+    refused(bytes, len, 28, 6, 0, "bytes"); /* 6 heads: the file is the wrong length */
+    free(bytes);
+    /* pieces 1-4 bucket 0, 5-8 bucket 1, 9-12 bucket 2, 13 and more bucket 3 */
+    CHECK_EQ_INT(nnue_head(&a, SIDE_ATTACKERS, 1), 0);
+    CHECK_EQ_INT(nnue_head(&a, SIDE_DEFENDERS, 4), 1);
+    CHECK_EQ_INT(nnue_head(&a, SIDE_ATTACKERS, 5), 2);
+    CHECK_EQ_INT(nnue_head(&a, SIDE_DEFENDERS, 12), 5);
+    CHECK_EQ_INT(nnue_head(&a, SIDE_ATTACKERS, 13), 6);
+    CHECK_EQ_INT(nnue_head(&a, SIDE_DEFENDERS, 40), 7);
+    struct position p;
+    pos_init_start(&p, v);
+    CHECK_EQ_INT(nnue_head_of(&a, &p), 6);
+    /* every head, both paths, on random accumulators */
+    struct nnue_acc *acc = aligned_alloc(64, sizeof *acc);
+    uint64_t s = 5;
+    long diff = 0;
+    for (int t = 0; t < 200; t++) {
+        for (int j = 0; j < a.hidden; j++) acc->v[j] = (int16_t)rnd_in(&s, -50, 300);
+        for (int h = 0; h < 8; h++)
+            diff += nnue_evaluate(&a, acc, h) != nnue_evaluate_portable(&a, acc, h);
+    }
+    CHECK_EQ_INT(diff, 0);
+    free(acc);
+    /* one network's heads copied into every bucket search as that network */
+    struct nnue_net one, many;
+    random_net(&one, v, 64, 22);
+    random_net_buckets(&many, v, 64, 23, 4, 4);
+    memcpy(many.w1, one.w1, ((size_t)one.inputs * 64 + 64) * 2);
+    for (int k = 0; k < 4; k++) {
+        memcpy(many.w2 + (size_t)k * 2 * 64, one.w2, (size_t)2 * 64 * 2);
+        many.b2[2 * k] = one.b2[0];
+        many.b2[2 * k + 1] = one.b2[1];
+    }
+    struct tafl_game *g = tafl_new(v);
+    struct search *sr = search_new(4);
+    struct search_options opt;
+    search_options_default(&opt);
+    struct search_limits lim = {.depth = 5, .time_ms = {-1, -1}};
+    struct search_result r1, r2, r3;
+    opt.net = &one;
+    search_run(sr, g, &lim, &opt, NULL, &r1);
+    search_clear(sr);
+    opt.net = &many;
+    search_run(sr, g, &lim, &opt, NULL, &r2);
+    CHECK(r1.best == r2.best && r1.nodes == r2.nodes && r1.score == r2.score);
+    /* the heads of 13 pieces (no capture yet) only: a depth-1 search sees no capture */
+    many.b2[6] += 40 * NNUE_QA * NNUE_QB / many.scale;
+    many.b2[7] += 40 * NNUE_QA * NNUE_QB / many.scale;
+    struct search_limits one_ply = {.depth = 1, .time_ms = {-1, -1}};
+    search_clear(sr);
+    opt.net = &one;
+    search_run(sr, g, &one_ply, &opt, NULL, &r1);
+    search_clear(sr);
+    opt.net = &many;
+    search_run(sr, g, &one_ply, &opt, NULL, &r3);
+    CHECK(r3.score != r1.score);
+    tafl_free(g);
+    search_free(sr);
+    nnue_free(&one);
+    nnue_free(&many);
+    nnue_free(&a);
+    nnue_free(&b);
+}
+
 /* A search with a network: legal, deterministic, and a network of another size is ignored. */
 static void test_search(void) {
     const struct variant *v = variant_by_name("brandubh");
@@ -311,6 +407,7 @@ int main(void) {
     test_incremental();
     test_paths();
     test_search();
+    test_buckets();
     test_extreme_net();
     return check_done();
 }

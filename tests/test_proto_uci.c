@@ -168,6 +168,7 @@ static bool write_net(const char *name, const char *path) {
     net.arch = NNUE_ARCH_KING_REACH;
     net.inputs = nnue_inputs_of(net.arch, v->size * v->size);
     net.hidden = 32;
+    net.buckets = 1;
     net.scale = 174;
     size_t n = (size_t)net.inputs * 32 + 32 + 2 * 32;
     int16_t *w = calloc(n, sizeof *w);

@@ -264,6 +264,38 @@ int main(void) {
     ok(cmd, "bestmove");
     search_lines(wide, sizeof wide);
     CHECK(wide[0] && strcmp(narrow, wide) != 0);
+    /* output buckets: a network of one bucket splits into four, each with its two heads, so
+       at a negligible learning rate it has the same validation loss and searches the same */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/b.nnue --init %s/n.nnue "
+             "--buckets 4 --epochs 1 --lr 1e-9 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "splitting the starting network's output into 4 buckets");
+    CHECK(loss_of(0, "validation loss ") == start);
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/b.nnue --depth 6", dir);
+    ok(cmd, "bestmove");
+    search_lines(wide, sizeof wide);
+    if (!check_record(strcmp(narrow, wide) == 0, __FILE__, __LINE__,
+                      "the split network searches as the one it came from"))
+        fprintf(stderr, "    one bucket:\n%s    four:\n%s", narrow, wide);
+    /* trained, the buckets part ways; a run of other buckets cannot start from them */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/b2.nnue --init %s/b.nnue "
+             "--epochs 2 --lr 0.01 --threads 1",
+             dir, dir, dir);
+    ok(cmd, "kept epoch");
+    CHECK(strstr(out, "splitting") == NULL); /* the --init network's buckets: 4 */
+    snprintf(cmd, sizeof cmd, "analyze --variant brandubh --net %s/b2.nnue --depth 6", dir);
+    ok(cmd, "bestmove");
+    search_lines(wide, sizeof wide);
+    CHECK(wide[0] && strcmp(narrow, wide) != 0);
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/x.nnue --init %s/b.nnue "
+             "--buckets 2 --epochs 1 --threads 1",
+             dir, dir, dir);
+    bad(cmd, "the starting network has 4 output buckets of 4 pieces, this run 2 of 7");
+    snprintf(cmd, sizeof cmd, "train --data %s/d.dat --out %s/x.nnue --buckets 9", dir, dir);
+    bad(cmd, "--buckets");
     /* 1,024 neurons pushed to their output bound (learning rate 1): the trainer keeps each head's
        sum within the format's, so the file it writes loads (else 1,024 x 124 would be refused) */
     snprintf(cmd, sizeof cmd,

@@ -29,6 +29,9 @@ static const char train_usage[] =
     "                     a smaller one, widened to --hidden neurons\n"
     "  --hidden N         hidden neurons, a multiple of 32 up to 1024 (default: the\n"
     "                     --init network's, else 256)\n"
+    "  --buckets N        output buckets by the pieces on the board, 1 to 8 (default:\n"
+    "                     the --init network's, else 1); a network of one bucket can\n"
+    "                     start a run of more, each bucket starting from its heads\n"
     "  --inputs pieces|reach  the pieces only, or also the king's reach (default reach)\n"
     "  --epochs N         passes over the data (default 20)\n"
     "  --batch N          positions per step (default 16384)\n"
@@ -61,6 +64,7 @@ struct train_args {
     const char *out, *init, *svg;
     bool variant_given; /* else the variant the first data file names */
     bool hidden_given;  /* else the --init network's, or the default */
+    bool buckets_given; /* likewise */
     struct train_epoch epochs[TRAIN_MAX_EPOCHS + 1]; /* and epoch 0 */
     int nepochs;
 };
@@ -88,9 +92,10 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
         return 1;
     }
     static const char *const with_value[] = {
-        "--inputs", "--data",    "--out",     "--init",          "--hidden", "--epochs",
-        "--batch",  "--lr",      "--lr-drop", "--lr-step",       "--lambda", "--scale",
-        "--val",    "--threads", "--seed",    "--max-positions", "--svg",    "--val-data"};
+        "--inputs",        "--data",  "--out",      "--init",    "--hidden",
+        "--epochs",        "--batch", "--lr",       "--lr-drop", "--lr-step",
+        "--lambda",        "--scale", "--val",      "--threads", "--seed",
+        "--max-positions", "--svg",   "--val-data", "--buckets"};
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
         known |= strcmp(o, with_value[k]) == 0;
@@ -133,6 +138,10 @@ static int train_option(struct train_args *a, int argc, char **argv, int *i) {
         }
         c->hidden = (int)n;
         a->hidden_given = true;
+    } else if (strcmp(o, "--buckets") == 0) {
+        if (!cli_parse_int(v, 1, NNUE_MAX_BUCKETS, o, &n)) return -1;
+        c->buckets = (int)n;
+        a->buckets_given = true;
     } else if (strcmp(o, "--epochs") == 0) {
         if (!cli_parse_int(v, 1, TRAIN_MAX_EPOCHS, o, &n)) return -1;
         c->epochs = (int)n;
@@ -330,6 +339,9 @@ static int train_main(struct train_args *a) {
             printf("starting from %s's network; the one written is %s's\n", init.variant,
                    a->g.variant.name);
         if (!a->hidden_given) a->cfg.hidden = init.hidden;
+        if (!a->buckets_given) a->cfg.buckets = init.buckets;
+        if (init.buckets == 1 && a->cfg.buckets > 1)
+            printf("splitting the starting network's output into %d buckets\n", a->cfg.buckets);
         if (init.hidden < a->cfg.hidden)
             printf("widening the starting network from %d to %d hidden neurons\n", init.hidden,
                    a->cfg.hidden);

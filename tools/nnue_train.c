@@ -170,9 +170,11 @@ bool train_data_add_val_file(struct train_data *d, const char *path, const struc
     return ok;
 }
 
-/* The float model: W1 (inputs x hidden), b1, W2 (2 x hidden), b2, as one flat array. */
+/* The float model: W1 (inputs x hidden), b1, W2 (heads x hidden), b2 (heads), as one flat array;
+   two heads per output bucket (search/nnue.h). */
 struct model {
     int inputs, hidden;
+    int buckets, bucket_pieces, heads;
     size_t n; /* parameters */
     float *p;
     float *w1, *b1, *w2, *b2;
@@ -185,14 +187,23 @@ static void model_parts(struct model *m, float *p) {
     m->w1 = p;
     m->b1 = p + (size_t)m->inputs * h;
     m->w2 = m->b1 + h;
-    m->b2 = m->w2 + NNUE_HEADS * h;
+    m->b2 = m->w2 + (size_t)m->heads * h;
 }
 
-/* Sizes a model; the parameters are allocated by the caller as m->n floats. */
-static void model_size(struct model *m, int inputs, int hidden) {
+/* Sizes a model of `buckets` output buckets of `per` pieces; the parameters are allocated by the
+   caller as m->n floats. */
+static void model_size(struct model *m, int inputs, int hidden, int buckets, int per) {
     m->inputs = inputs;
     m->hidden = hidden;
-    m->n = (size_t)inputs * hidden + (size_t)hidden + NNUE_HEADS * (size_t)hidden + NNUE_HEADS;
+    m->buckets = buckets;
+    m->bucket_pieces = per;
+    m->heads = SIDE_NB * buckets;
+    m->n = (size_t)inputs * hidden + (size_t)hidden + (size_t)m->heads * hidden + (size_t)m->heads;
+}
+
+/* Returns the model's output head for a position of side to move `side` and `pieces` pieces. */
+static inline int model_head(const struct model *m, int side, int pieces) {
+    return nnue_bucket_head(m->buckets, m->bucket_pieces, side, pieces);
 }
 
 /* Returns the logistic function. */
@@ -205,7 +216,7 @@ static const float W1_LIM = (float)NNUE_W1_MAX / NNUE_QA - 0.01f;
 static const float B1_LIM = (float)NNUE_B1_MAX / NNUE_QA - 0.01f;
 static const float W2_LIM = (float)NNUE_W2_MAX / NNUE_QB - 0.01f;
 
-/* Forward pass of one position (inputs f, side s); writes acc; returns the output. */
+/* Forward pass of one position (inputs f, output head s); writes acc; returns the output. */
 static float forward(const struct model *m, const uint16_t *f, int nf, int s, float *acc) {
     int h = m->hidden;
     memcpy(acc, m->b1, (size_t)h * sizeof *acc);
@@ -279,14 +290,14 @@ static void *work_run(void *arg) {
         }
         int nf = t->nfeat + (w->reach ? t->ndyn : 0);
         for (int j = 0; j < nf; j++) f[j] = d->sym[sym][src[j]];
-        float out = forward(w->m, f, nf, t->side, acc);
+        int head = model_head(w->m, t->side, t->nfeat); /* nfeat: the pieces */
+        float out = forward(w->m, f, nf, head, acc);
         double pred = sigmoid(out), tgt = target_of(t, w->lambda, w->scale);
         double diff = pred - tgt, rdiff = pred - t->result;
         w->loss += diff * diff;
         w->result_loss += rdiff * rdiff;
         if (w->grad.p)
-            backward(w->m, f, nf, t->side, acc, (float)(2 * diff * pred * (1 - pred)), &w->grad,
-                     dacc);
+            backward(w->m, f, nf, head, acc, (float)(2 * diff * pred * (1 - pred)), &w->grad, dacc);
     }
     free(acc);
     return NULL;
@@ -340,9 +351,12 @@ static void quantise(const struct model *m, const struct variant *v, double scal
     for (size_t i = 0; i < (size_t)m->inputs * h; i++)
         net->w1[i] = (int16_t)lrintf(m->w1[i] * NNUE_QA);
     for (size_t j = 0; j < h; j++) net->b1[j] = (int16_t)lrintf(m->b1[j] * NNUE_QA);
-    for (size_t j = 0; j < NNUE_HEADS * h; j++) net->w2[j] = (int16_t)lrintf(m->w2[j] * NNUE_QB);
-    for (int s = 0; s < NNUE_HEADS; s++)
+    for (size_t j = 0; j < (size_t)m->heads * h; j++)
+        net->w2[j] = (int16_t)lrintf(m->w2[j] * NNUE_QB);
+    for (int s = 0; s < m->heads; s++)
         net->b2[s] = (int32_t)lrint((double)m->b2[s] * NNUE_QA * NNUE_QB);
+    net->buckets = m->buckets;
+    net->bucket_pieces = m->bucket_pieces;
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
     net->arch = m->inputs == nnue_inputs_of(NNUE_ARCH_KING_REACH, v->size * v->size)
                     ? NNUE_ARCH_KING_REACH
@@ -359,11 +373,12 @@ static void clamp_model(struct model *m) {
     for (size_t i = 0; i < (size_t)m->inputs * h; i++)
         m->w1[i] = fmaxf(-W1_LIM, fminf(W1_LIM, m->w1[i]));
     for (size_t j = 0; j < h; j++) m->b1[j] = fmaxf(-B1_LIM, fminf(B1_LIM, m->b1[j]));
-    for (size_t j = 0; j < NNUE_HEADS * h; j++) m->w2[j] = fmaxf(-W2_LIM, fminf(W2_LIM, m->w2[j]));
+    for (size_t j = 0; j < (size_t)m->heads * h; j++)
+        m->w2[j] = fmaxf(-W2_LIM, fminf(W2_LIM, m->w2[j]));
     /* each head's sum of |W2| within the format's bound, rounding included (only a head of more
        than 256 neurons can reach it): scaled down if beyond */
     double lim = (NNUE_W2_SUM_MAX - (double)h / 2 - 1) / NNUE_QB;
-    for (int s = 0; s < NNUE_HEADS; s++) {
+    for (int s = 0; s < m->heads; s++) {
         float *w = m->w2 + (size_t)s * h;
         double sum = 0;
         for (size_t j = 0; j < h; j++) sum += fabsf(w[j]);
@@ -378,6 +393,7 @@ void train_config_default(struct train_config *c, const struct variant *v) {
     c->v = v;
     c->arch = NNUE_ARCH_KING_REACH;
     c->hidden = 256;
+    c->buckets = 1;
     c->epochs = 20;
     c->batch = 16384;
     c->lr = 0.001;
@@ -418,9 +434,9 @@ static double quant_error(const struct train_data *d, const struct model *m,
             if (plane == 2) p.king_sq = (bb_square_t)sq;
         }
         nnue_refresh(net, &p, qacc);
-        int q = nnue_evaluate(net, qacc, p.side);
+        int q = nnue_evaluate(net, qacc, nnue_head_of(net, &p));
         int nf = t->nfeat + (net->arch == NNUE_ARCH_KING_REACH ? t->ndyn : 0);
-        double fl = forward(m, f, nf, t->side, acc) * (double)net->scale;
+        double fl = forward(m, f, nf, model_head(m, t->side, t->nfeat), acc) * (double)net->scale;
         sum += fabs(q - fl);
     }
     free(acc);
@@ -436,7 +452,8 @@ static float small_random(uint64_t *rng) {
 /*
  * Sets m's weights from net's; a network of fewer neurons is widened: its neurons first, the new
  * ones with small random input weights (from rng) and no output weight, so the model computes
- * the same function.
+ * the same function. A network of one bucket gives its two heads to every bucket of m (the same
+ * function again); otherwise net has m's buckets.
  */
 static void model_from_net(struct model *m, const struct nnue_net *net, uint64_t *rng) {
     size_t h = (size_t)m->hidden, hi = (size_t)net->hidden;
@@ -444,11 +461,13 @@ static void model_from_net(struct model *m, const struct nnue_net *net, uint64_t
         for (size_t j = 0; j < h; j++)
             m->w1[i * h + j] = j < hi ? net->w1[i * hi + j] / (float)NNUE_QA : small_random(rng);
     for (size_t j = 0; j < h; j++) m->b1[j] = j < hi ? net->b1[j] / (float)NNUE_QA : 0.25f;
-    for (int s = 0; s < NNUE_HEADS; s++)
+    int from_heads = nnue_heads(net);
+    for (int s = 0; s < m->heads; s++) {
+        int k = s % from_heads;
         for (size_t j = 0; j < h; j++)
-            m->w2[s * h + j] = j < hi ? net->w2[s * hi + j] / (float)NNUE_QB : 0;
-    for (int s = 0; s < NNUE_HEADS; s++)
-        m->b2[s] = (float)(net->b2[s] / ((double)NNUE_QA * NNUE_QB));
+            m->w2[s * h + j] = j < hi ? net->w2[k * hi + j] / (float)NNUE_QB : 0;
+        m->b2[s] = (float)(net->b2[k] / ((double)NNUE_QA * NNUE_QB));
+    }
 }
 
 /*
@@ -488,6 +507,24 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
                  init->inputs, init->hidden, inputs, c->hidden);
         return false;
     }
+    /* output buckets: the pieces of the start split evenly (rounded up) */
+    int buckets = c->buckets < 1 ? 1 : c->buckets, per = 0;
+    if (buckets > NNUE_MAX_BUCKETS) {
+        snprintf(err, errlen, "%d output buckets: at most %d", buckets, NNUE_MAX_BUCKETS);
+        return false;
+    }
+    if (buckets > 1) {
+        const struct variant_start *st = &d->v->start;
+        int pieces = bb_popcount(st->att) + bb_popcount(st->def) + 1;
+        per = (pieces + buckets - 1) / buckets;
+    }
+    if (init && init->buckets != 1 && (init->buckets != buckets || init->bucket_pieces != per)) {
+        snprintf(err, errlen,
+                 "the starting network has %d output buckets of %d pieces, this run %d of %d "
+                 "(a network of one bucket can start any run)",
+                 init->buckets, init->bucket_pieces, buckets, per);
+        return false;
+    }
     size_t ntrain = 0, nval = 0;
     for (size_t i = 0; i < d->n; i++) d->pos[i].val ? nval++ : ntrain++;
     if (ntrain == 0 || nval == 0) {
@@ -497,7 +534,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     }
     int workers = c->threads < 1 ? 1 : c->threads > MAX_THREADS ? MAX_THREADS : c->threads;
     struct model m, best, rounded, grads[MAX_THREADS];
-    model_size(&m, inputs, c->hidden);
+    model_size(&m, inputs, c->hidden, buckets, per);
     best = rounded = m;
     size_t np = m.n;
     /* parameters, best parameters, Adam's moments, one gradient per worker, the rounded copy */
@@ -507,9 +544,11 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     struct nnue_net q = {0};
     q.inputs = inputs;
     q.hidden = c->hidden;
+    q.buckets = buckets;
+    q.bucket_pieces = per;
     bool ok = mem && train_idx && val_idx;
     if (ok) {
-        size_t h = (size_t)c->hidden, n16 = (size_t)inputs * h + h + NNUE_HEADS * h;
+        size_t h = (size_t)c->hidden, n16 = (size_t)inputs * h + h + (size_t)m.heads * h;
         q.mem = aligned_alloc(64, (n16 * sizeof(int16_t) + 63) / 64 * 64);
         ok = q.mem != NULL;
         if (ok) {
@@ -530,7 +569,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     model_parts(&best, mem + np);
     float *adam_m = mem + 2 * np, *adam_v = mem + 3 * np;
     for (int i = 0; i < workers; i++) {
-        model_size(&grads[i], inputs, c->hidden);
+        model_size(&grads[i], inputs, c->hidden, buckets, per);
         model_parts(&grads[i], mem + (4 + (size_t)i) * np);
     }
     model_parts(&rounded, mem + (4 + (size_t)workers) * np);
@@ -549,7 +588,7 @@ bool train_run(const struct train_config *c, struct train_data *d, const struct 
     } else {
         for (size_t i = 0; i < np; i++) mem[i] = small_random(&rng);
         for (size_t j = 0; j < h; j++) m.b1[j] = 0.25f;
-        m.b2[0] = m.b2[1] = 0;
+        for (int s = 0; s < m.heads; s++) m.b2[s] = 0;
     }
     double scale = c->scale;
     struct work w[MAX_THREADS];

@@ -29,6 +29,7 @@ struct train_config {
     const struct variant *v;
     int arch;              /* NNUE_ARCH_PIECES or NNUE_ARCH_KING_REACH (search/nnue.h) */
     int hidden;            /* hidden neurons, a multiple of 32 */
+    int buckets;           /* output buckets by the pieces on the board (1: none) */
     int epochs;            /* passes over the training positions */
     int batch;             /* positions per step */
     double lr;             /* Adam's learning rate at the start */

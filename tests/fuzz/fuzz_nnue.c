@@ -46,6 +46,10 @@ static uint8_t *make_fit(const uint8_t *d, size_t n, size_t *outlen) {
     h.inputs = (int)get32(d + 20);
     if (h.inputs < 1 || h.inputs > NNUE_MAX_INPUTS) return NULL;
     h.hidden = (int)hidden;
+    uint32_t heads = get32(d + 28);
+    h.buckets = heads >= SIDE_NB && heads <= NNUE_MAX_HEADS && heads % SIDE_NB == 0
+                    ? (int)heads / SIDE_NB
+                    : 1;
     size_t len = nnue_file_size(&h);
     if (len > FUZZ_NET_MAX) return NULL;
     uint8_t *out = malloc(len);
@@ -74,7 +78,7 @@ static void exercise(const struct nnue_net *net, uint32_t seed) {
     move_t moves[MAX_MOVES];
     for (int ply = 0; ply < 12 && t->result == RESULT_NONE; ply++) {
         const struct position *p = tafl_pos(t);
-        for (int s = 0; s < SIDE_NB; s++)
+        for (int s = 0; s < nnue_heads(net); s++)
             if (nnue_evaluate(net, &acc[0], s) != nnue_evaluate_portable(net, &acc[0], s))
                 fuzz_broken("the inference paths disagree");
         int n = tafl_legal_moves(t, moves);
