@@ -59,6 +59,7 @@ struct thread {
     move_t se_excluded[SEARCH_MAX_PLY];
     move_t best_move;
     int best_score, completed_depth;
+    int root_score; /* the score of the root's best move so far in the running iteration */
 };
 
 /* What the pool threads are woken for. */
@@ -606,6 +607,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
             best_move = m;
             if (score > alpha) {
                 alpha = score;
+                if (ply == 0) t->root_score = score;
                 t->pv[ply][0] = m;
                 memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)t->pv_len[ply + 1] * sizeof(move_t));
                 t->pv_len[ply] = t->pv_len[ply + 1] + 1;
@@ -675,7 +677,16 @@ static void iterate(struct thread *t) {
         for (int k = 0; k < multipv; k++) {
             t->seldepth = 0;
             int score = aspiration(t, root, depth, prev[k]);
-            if (atomic_load_explicit(&s->stop, memory_order_relaxed) && depth > 1) break;
+            if (atomic_load_explicit(&s->stop, memory_order_relaxed) && depth > 1) {
+                /* partial_root: a move that beat the last iteration's best in the one cut short
+                   (searched in full after it, which is searched first) is the better move */
+                if (s->opt.params.partial_root && multipv == 1 && t->pv_len[0] > 0 &&
+                    t->pv[0][0] != t->best_move) {
+                    t->best_move = t->pv[0][0];
+                    t->best_score = t->root_score;
+                }
+                break;
+            }
             prev[k] = score;
             struct search_line *l = &lines[k];
             l->multipv = k + 1;

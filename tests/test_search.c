@@ -436,6 +436,33 @@ static void singular_extends(struct search *s) {
     CHECK(movegen_is_legal(&p, d.best));
 }
 
+/*
+ * partial_root: a search stopped by its node limit in the middle of an iteration plays a root
+ * move that beat the last iteration's best there. The tree is the same (same nodes); only the
+ * move played may differ, and over a sweep of limits it does at least once, always for a legal
+ * move; a search that ends on its depth is untouched.
+ */
+static void partial_root_plays(struct search *s) {
+    struct search_params on = search_default_params;
+    on.partial_root = 1;
+    const struct variant *v = variant_by_name("copenhagen");
+    struct position p;
+    pos_init_start(&p, v);
+    int differ = 0;
+    for (uint64_t nodes = 20000; nodes <= 400000; nodes += 20000) {
+        struct search_result a = run_params(s, v, NULL, 0, nodes, 1, &on);
+        struct search_result b = run_params(s, v, NULL, 0, nodes, 1, &search_default_params);
+        CHECK_EQ_U64(a.nodes, b.nodes);
+        CHECK_EQ_INT(a.depth, b.depth);
+        CHECK(movegen_is_legal(&p, a.best));
+        differ += a.best != b.best;
+    }
+    CHECK(differ > 0);
+    struct search_result a = run_params(s, v, NULL, 7, 0, 1, &on);
+    struct search_result b = run_params(s, v, NULL, 7, 0, 1, &search_default_params);
+    CHECK(a.nodes == b.nodes && a.best == b.best && a.score == b.score);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -795,6 +822,7 @@ int main(void) {
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
     singular_extends(s);
+    partial_root_plays(s);
     determinism(s);
     time_limit(s);
     multipv(s);
