@@ -56,6 +56,8 @@
     X(ring_men, 12, 0, 24)      /* no reduction of an attacker move that fills a gap of the        \
                                    ring (encirclement) with at most this many men inside ... */    \
     X(ring_gaps, 6, 1, 40)      /* ... and at most this many gaps left (0 men: off) */             \
+    X(sq_mob, 0, 0, 100)        /* nor one that takes a move from defenders with at most this      \
+                                   many, where no move loses (0: off) */                           \
     X(mop, 0, 0, 1)      /* mop-up: with the defenders down to a few men, the attackers ... */     \
     X(mop_men, 2, 0, 24) /* ... (at most this many men besides the king) score ... */              \
     X(mop_base, 400, 0, 2000) /* ... this much more, ... */                                        \

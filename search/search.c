@@ -225,6 +225,25 @@ static bool ring_closes(const struct search_params *sp, const struct position *p
     return n && bb_has(*squares, move_to(m)) && ring_gaps_of(sp, child, n, NULL) < n;
 }
 
+/* Returns whether the attacker move m from p takes a move from the defenders while they have
+   few (sq_mob: at most that many, where a side left without a move loses): it lands where one
+   of them could move. The squares are found at the first ask (*state -1 until then, then 1 if
+   the rule applies, with them in *squares, else 0). A squeeze to no moves is quiet moves far
+   from the king, which the reductions and pruning would otherwise pass over. */
+static bool squeezes(const struct search_params *sp, const struct position *p, int *state,
+                     bb_t *squares, move_t m) {
+    if (*state < 0) {
+        *state = 0;
+        *squares = BB_EMPTY;
+        if (p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->sq_mob)) {
+            bb_t men = p->def | p->king;
+            while (bb_any(men)) *squares |= movegen_targets(p, bb_pop(&men));
+            *state = bb_any(*squares);
+        }
+    }
+    return *state > 0 && bb_has(*squares, move_to(m));
+}
+
 /* Evaluates p at ply for its side to move: the network when the search has one, else the
    classical evaluation; and the mop-up term. */
 static int evaluate(struct thread *t, const struct position *p, int ply) {
@@ -483,6 +502,10 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        then; ring_gaps_lazy) */
     bb_t ring_squares = BB_EMPTY;
     int ring_gaps = p->side == SIDE_ATTACKERS && depth >= 3 ? -1 : 0;
+    /* the squares where an attacker move takes one of the defenders' few moves (sq_mob): found
+       at the first move that asks (-1 until then; squeezes) */
+    bb_t squeeze_squares = BB_EMPTY;
+    int squeeze = p->side == SIDE_ATTACKERS && sp->sq_mob ? -1 : 0;
     /* near the root, the squares where a defender move may start an exit fort: those within
        lmr_fort steps of a king on or beside the edge (lmr_fort_ply) */
     bb_t fort_start = BB_EMPTY;
@@ -535,16 +558,19 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
            with fort_filter, a defender move near a king on or beside the edge, which may
            complete an exit fort) */
         if (prune && sp->prune_filter &&
-            (p->side == SIDE_DEFENDERS ? !bb_has(p->v->g.lines[p->king_sq], move_from(m)) &&
-                                             !bb_has(fort_zone, move_to(m))
-                                       : !bb_has(near_king, move_to(m)) &&
-                                             !ring_gaps_lazy(sp, p, &ring_gaps, &ring_squares)))
+            (p->side == SIDE_DEFENDERS
+                 ? !bb_has(p->v->g.lines[p->king_sq], move_from(m)) &&
+                       !bb_has(fort_zone, move_to(m))
+                 : !bb_has(near_king, move_to(m)) &&
+                       !ring_gaps_lazy(sp, p, &ring_gaps, &ring_squares) &&
+                       !(squeeze && squeezes(sp, p, &squeeze, &squeeze_squares, m))))
             continue;
         bb_t caught = make_move(&child, p, m);
         /* a pruned move must not threaten a win (a line opened for the king, a ring closing) nor
            fill a gap of the ring; it is made to see that, but not searched, so it is no node */
         if (prune && bb_is_empty(caught) && child.result == RESULT_NONE &&
-            !threat_against(&child) && !ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m))
+            !threat_against(&child) && !ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m) &&
+            !(squeeze && squeezes(sp, p, &squeeze, &squeeze_squares, m)))
             continue;
         count_node(t);
         t->cont_keys[ply] = cont_key(p, m);
@@ -589,6 +615,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                 /* nor, with few defenders left, an attacker move that closes a gap of the ring
                    that would shut them all in: encirclements take several quiet moves */
                 if (r > 0 && ring_closes(sp, p, &ring_gaps, &ring_squares, &child, m)) r = 0;
+                /* nor one that takes a move from defenders with few (sq_mob): a squeeze */
+                if (r > 0 && squeeze && squeezes(sp, p, &squeeze, &squeeze_squares, m)) r = 0;
                 if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 if (r < 0) r = 0;
                 score = search_child(t, p, &child, alpha, alpha + 1, new_depth - r, ply + 1, false);

@@ -463,6 +463,24 @@ static void partial_root_plays(struct search *s) {
     CHECK(a.nodes == b.nodes && a.best == b.best && a.score == b.score);
 }
 
+/*
+ * sq_mob: while the defenders have few moves, an attacker move landing where one of them could
+ * go is neither reduced nor pruned, so a squeeze to no moves is seen sooner: the squeeze in 7 of
+ * tactics-mined.tsv line 313 at depth 11 with Copenhagen's network (at 12 without).
+ */
+static void squeeze_not_reduced(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.sq_mob = 12;
+    off.sq_mob = 0;
+    win_needs_in(s, "copenhagen", "5a5/11/11/aa9/daa8/ddaa3a2a/k1aa7/ddaa7/aa9/1a7a1/6a4 a", 7, 11,
+                 "c5b5", &on, &off, true);
+    /* in the opening the rule has nothing to do: the defenders have many moves */
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run_params(s, v, NULL, 7, 0, 1, &on);
+    struct search_result b = run_params(s, v, NULL, 7, 0, 1, &off);
+    CHECK(a.nodes == b.nodes && a.best == b.best);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -823,6 +841,7 @@ int main(void) {
     lmr_hist_adjusts(s);
     singular_extends(s);
     partial_root_plays(s);
+    squeeze_not_reduced(s);
     determinism(s);
     time_limit(s);
     multipv(s);
