@@ -59,7 +59,8 @@ struct thread {
     move_t se_excluded[SEARCH_MAX_PLY];
     move_t best_move;
     int best_score, completed_depth;
-    int root_score; /* the score of the root's best move so far in the running iteration */
+    int root_score;      /* the score of the root's best move so far in the running iteration */
+    bool root_prev_done; /* ... in which the last iteration's best move has been searched */
 };
 
 /* What the pool threads are woken for. */
@@ -386,6 +387,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     /* a singular-extension test searches this node without its table move (se_depth): the
        table neither cuts nor keeps it, and nothing prunes it */
     move_t se_excluded = t->se_excluded[ply];
+    if (ply == 0) t->root_prev_done = false;
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
     int tt_score = 0;
@@ -630,6 +632,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         t->rep_floor = floor;
         searched++;
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return 0;
+        if (ply == 0 && m == t->best_move) t->root_prev_done = true;
         if (score > best) {
             best = score;
             best_move = m;
@@ -707,9 +710,9 @@ static void iterate(struct thread *t) {
             int score = aspiration(t, root, depth, prev[k]);
             if (atomic_load_explicit(&s->stop, memory_order_relaxed) && depth > 1) {
                 /* partial_root: a move that beat the last iteration's best in the one cut short
-                   (searched in full after it, which is searched first) is the better move */
-                if (s->opt.params.partial_root && multipv == 1 && t->pv_len[0] > 0 &&
-                    t->pv[0][0] != t->best_move) {
+                   (both searched in full) is the better move */
+                if (s->opt.params.partial_root && multipv == 1 && t->root_prev_done &&
+                    t->pv_len[0] > 0 && t->pv[0][0] != t->best_move) {
                     t->best_move = t->pv[0][0];
                     t->best_score = t->root_score;
                 }
