@@ -440,7 +440,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        they start with), each of whose moves may let the king be taken or the ring close */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
-        static_eval - sp->rfp_margin * depth >= beta &&
+        static_eval - sp->rfp_margin * depth - abs(static_eval) * sp->rfp_size / 100 >= beta &&
         !(sp->rfp_edge & (1 << p->side) &&
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
           bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&

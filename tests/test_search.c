@@ -481,6 +481,20 @@ static void squeeze_not_reduced(struct search *s) {
     CHECK(a.nodes == b.nodes && a.best == b.best);
 }
 
+/*
+ * rfp_size: reverse futility's margin grows with the evaluation's size, so a defenders' node
+ * several men down is not left standing on its evaluation while a slow win closes in: the
+ * encirclement in 5 of tactics-mined.tsv line 225 (f5f8 or e8f8) at depth 4 with Copenhagen's
+ * network (at 9 without).
+ */
+static void rfp_size_widens(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_size = 50;
+    off.rfp_size = 0;
+    win_needs_in(s, "copenhagen", "2a1k1a4/1aa2a5/1a1aad5/a3a6/a10/a10/5a5/a2a6a/1a9/11/3a1a5 a", 5,
+                 4, "f5f8", &on, &off, true);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -842,6 +856,7 @@ int main(void) {
     singular_extends(s);
     partial_root_plays(s);
     squeeze_not_reduced(s);
+    rfp_size_widens(s);
     determinism(s);
     time_limit(s);
     multipv(s);
