@@ -237,17 +237,28 @@ static int picker_step(struct picker *mp) {
     return i;
 }
 
-/* Makes the list and replays on it the picks of the moves already handed out. */
+/* Makes the list and replays on it the picks of the moves already handed out: each is swapped
+   into place, as picker_step would have picked it (it outranks every move after it). */
 static __attribute__((noinline)) void picker_list(struct picker *mp) {
     mp->n = list_moves(mp, mp->moves, mp->scores);
     mp->listed = true;
-    for (int k = 0; k < mp->given; k++) picker_step(mp);
+    for (int k = 0; k < mp->given; k++) {
+        int i = mp->next++, j = i;
+        while (j < mp->n && mp->moves[j] != mp->staged[k]) j++;
+        if (j == mp->n) continue; /* cannot happen: a staged move is legal */
+        move_t m = mp->moves[i];
+        int sc = mp->scores[i];
+        mp->moves[i] = mp->moves[j];
+        mp->scores[i] = mp->scores[j];
+        mp->moves[j] = m;
+        mp->scores[j] = sc;
+    }
 }
 
 /* Starts handing out the moves of node p at ply (see movepick.h). */
 bool picker_init(struct picker *mp, const struct history *h, const struct position *p,
                  const move_t *root_moves, int nroot, move_t *moves, int *scores, move_t tt_move,
-                 int depth, int ply, const int prev[2]) {
+                 bool stage, int ply, const int prev[2]) {
     mp->p = p;
     mp->root_moves = root_moves;
     mp->nroot = nroot;
@@ -257,7 +268,7 @@ bool picker_init(struct picker *mp, const struct history *h, const struct positi
     mp->n = mp->next = mp->size = 0;
     mp->nstaged = mp->given = 0;
     mp->listed = false;
-    if (depth == 1 && !root_moves) {
+    if (stage && !root_moves) {
         move_t cand[3] = {tt_move, mp->o.killer0, mp->o.killer1};
         for (int k = 0; k < 3; k++) {
             bool seen = false;

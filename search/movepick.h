@@ -66,13 +66,15 @@ struct order {
  * The first picks scan the list; later ones use a tournament tree over the positions, so a node
  * that searches every move costs n log n instead of n * n.
  *
- * At depth 1 the table move and the killers are handed out before the list is made, since most
- * such nodes are cut by one of them. This keeps the order exact: their scores outrank every
- * other move (table move 2^30; killers at least 2^22 and 2^21, while history stays within 2^17
- * and the contact and king bonuses add 2^18 + 2^20; escapes, 2^29, never reach the move loop),
- * and below depth 1 only quiescence runs, which leaves history and killers alone, so the list
- * made afterwards scores as it would have before. The picks already handed out are then replayed
- * on the list, so the array stands as it would have.
+ * At depth 1 (up to the search's stage_depth) the table move and the killers are handed out
+ * before the list is made, since most such nodes are cut by one of them. At depth 1 this keeps
+ * the order exact: their scores outrank every other move (table move 2^30; killers at least 2^22
+ * and 2^21, while history stays within 2^17 and the contact and king bonuses add 2^18 + 2^20;
+ * escapes, 2^29, never reach the move loop), and below depth 1 only quiescence runs, which
+ * leaves history and killers alone, so the list made afterwards scores as it would have before.
+ * The picks already handed out are then replayed on the list, so the array stands as it would
+ * have. Deeper, the staged moves' subtrees change the history, and the rest of the list is
+ * ordered by the history as it then stands.
  */
 struct picker {
     const struct position *p;
@@ -125,14 +127,14 @@ static inline int picker_history(const struct picker *mp, move_t m) {
 
 /*
  * Starts handing out the moves of node p at ply (into the caller's arrays moves and scores): at
- * the root (root_moves not NULL) exactly those; at depth 1 the table move and killers that are
- * legal come first; otherwise the list is made at once. prev holds the continuation-history
- * keys of the last move and the one before (CONT_NONE: not used). Returns false when the node
- * has no move.
+ * the root (root_moves not NULL) exactly those; with stage (at depth 1) the table move and
+ * killers that are legal come first; otherwise the list is made at once. prev holds the
+ * continuation-history keys of the last move and the one before (CONT_NONE: not used). Returns
+ * false when the node has no move.
  */
 bool picker_init(struct picker *mp, const struct history *h, const struct position *p,
                  const move_t *root_moves, int nroot, move_t *moves, int *scores, move_t tt_move,
-                 int depth, int ply, const int prev[2]);
+                 bool stage, int ply, const int prev[2]);
 
 /* Returns the next move (MOVE_NONE when done) with its ordering score in *score. */
 move_t picker_next(struct picker *mp, int *score);

@@ -37,6 +37,7 @@
     X(prune_guard, 0, 0, 2)     /* no such pruning: the king on (1) or a move from (2) the edge */ \
     X(fut_depth, 0, 0, 16)      /* futility: skip quiet moves up to this depth ... */              \
     X(fut_margin, 150, 0, 2000) /* ... when evaluation + margin a ply cannot reach alpha */        \
+    X(stage_depth, 1, 0, 64)    /* table move and killers tried before listing, to this depth */   \
     X(hist_malus, 1, 0, 1)      /* lower the history of the quiet moves tried before a cutoff */   \
     X(cont_hist, 0, 0, 1)       /* order quiet moves by the continuation history too (with         \
                                    hist_malus) */                                                  \

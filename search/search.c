@@ -483,7 +483,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (ply >= 2) prev[1] = t->cont_keys[ply - 2];
     }
     if (!picker_init(&mp, &t->hist, p, ply == 0 ? t->root_moves : NULL, t->nroot, moves, scores,
-                     tt_move, depth, ply, prev))
+                     tt_move, depth <= sp->stage_depth, ply, prev))
         return p->v->no_moves == NO_MOVES_DRAW ? 0 : -(SCORE_WIN - ply);
 
     /* late-move pruning and futility skip quiet moves of a quiet node, once one move is searched */
