@@ -10,7 +10,7 @@
 #include "search/search.h"
 
 /* Runs the bench; returns 1 on success, 0 after writing an error. */
-int bench_run(int depth, int threads, size_t hash_mib,
+int bench_run(int depth, int threads, size_t hash_mib, const struct search_params *params,
               void (*progress)(int index, const char *variant, const char *fen, uint64_t nodes,
                                const char *best, void *ctx),
               void *ctx, struct bench_result *out, char *err, size_t errlen) {
@@ -23,6 +23,7 @@ int bench_run(int depth, int threads, size_t hash_mib,
     struct search_options opt;
     search_options_default(&opt);
     opt.threads = threads;
+    if (params) opt.params = *params;
     struct search_limits limits = {.depth = depth, .time_ms = {-1, -1}};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

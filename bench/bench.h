@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct search_params;
+
 /* The bench positions file, as compiled in: lines of "variant<TAB>FEN", '#' comments. */
 extern const char bench_positions_tsv[];
 
@@ -20,10 +22,11 @@ struct bench_result {
 };
 
 /*
- * Runs the bench at the given depth with threads and hash MiB; calls progress (if not NULL) after
- * each position. Returns false (with err) if a position does not load.
+ * Runs the bench at the given depth with threads and hash MiB, and the search parameters params
+ * (NULL: the built-in ones); calls progress (if not NULL) after each position. Returns false
+ * (with err) if a position does not load.
  */
-int bench_run(int depth, int threads, size_t hash_mib,
+int bench_run(int depth, int threads, size_t hash_mib, const struct search_params *params,
               void (*progress)(int index, const char *variant, const char *fen, uint64_t nodes,
                                const char *best, void *ctx),
               void *ctx, struct bench_result *out, char *err, size_t errlen);

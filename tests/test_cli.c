@@ -50,6 +50,26 @@ static void bad(const char *args, const char *want) {
         fprintf(stderr, "    status %d, output:\n%s\n", st, out);
 }
 
+/* Returns the node signature of `hnefi args` (a bench run), 0 if it printed none. */
+static unsigned long long bench_nodes(const char *args) {
+    static char out[1 << 16];
+    if (run(args, out, sizeof out) != 0) return 0;
+    const char *l = strstr(out, " nodes ");
+    while (l && l > out && l[-1] >= '0' && l[-1] <= '9') l--;
+    return l ? strtoull(l, NULL, 10) : 0;
+}
+
+/* bench --param gives the signature of a changed search: the same with a parameter at its
+   default, another when the tree changes, wherever the option stands. */
+static void bench_params(void) {
+    unsigned long long base = bench_nodes("bench 3");
+    CHECK(base > 0);
+    CHECK(bench_nodes("bench 3 --param rfp_depth=6") == base);
+    unsigned long long other = bench_nodes("bench 3 --param rfp_depth=0");
+    CHECK(other > 0 && other != base);
+    CHECK(bench_nodes("bench --param rfp_depth=0 3 1") == other);
+}
+
 /* Checks that a command fails with exit status want_status (docs/hnefi.1: 2 for bad arguments,
  * 1 for files that cannot be used) and a message containing want. */
 static void bad_status(const char *args, int want_status, const char *want) {
@@ -269,6 +289,10 @@ int main(void) {
     bad("bench x", "bench depth 'x'");
     bad("bench 2 0", "bench threads '0'");
     bad("bench 1 1 1 1", "too many arguments");
+    bad("bench --param bogus=1", "unknown search parameter 'bogus'");
+    bad("bench 3 --param", "--param needs NAME=VALUE");
+    bad("bench 1 1 1 --param rfp_depth=2 1", "too many arguments");
+    bench_params();
     /* with no command hnefi speaks the UCI-like protocol on stdin (tests/test_proto_uci.c) */
     char script[] = "/tmp/hnefi-cli-XXXXXX", args[64];
     int fd = mkstemp(script);

@@ -300,27 +300,41 @@ static void bench_line(int index, const char *variant, const char *fen, uint64_t
             fen);
 }
 
-/* hnefi bench [depth] [threads] [hash]: the search bench and its node signature. */
+/* hnefi bench [depth] [threads] [hash] [--param NAME=V]...: the search bench and its node
+   signature. */
 int cmd_bench(int argc, char **argv) {
     long depth = 6, threads = 1, hash = 16;
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: hnefi bench [depth (6)] [threads (1)] [hash MiB (16)]\n"
-               "Searches the %s positions of bench/positions.tsv to a fixed depth, the table\n"
-               "cleared before each; the last line is 'N nodes M nps', N the same on every run.\n",
-               "33");
-        return 0;
+    struct search_params params = search_default_params;
+    const char *pos[3];
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf(
+                "usage: hnefi bench [depth (6)] [threads (1)] [hash MiB (16)] [--param NAME=V]\n"
+                "Searches the %s positions of bench/positions.tsv to a fixed depth, the table\n"
+                "cleared before each; the last line is 'N nodes M nps', N the same on every run.\n"
+                "  --param NAME=V   a search parameter (docs/search.md), repeatable: the\n"
+                "                   signature of a changed search\n",
+                "33");
+            return 0;
+        }
+        if (strcmp(argv[i], "--param") == 0) {
+            if (!cli_param(argc, argv, &i, &params, "hnefi bench")) return 2;
+        } else if (npos == 3) {
+            fprintf(stderr, "hnefi bench: too many arguments (try --help)\n");
+            return 2;
+        } else {
+            pos[npos++] = argv[i];
+        }
     }
-    if (argc > 4) {
-        fprintf(stderr, "hnefi bench: too many arguments (try --help)\n");
+    if (npos > 0 && !cli_parse_int(pos[0], 1, 64, "bench depth", &depth)) return 2;
+    if (npos > 1 && !cli_parse_int(pos[1], 1, SEARCH_MAX_THREADS, "bench threads", &threads))
         return 2;
-    }
-    if (argc > 1 && !cli_parse_int(argv[1], 1, 64, "bench depth", &depth)) return 2;
-    if (argc > 2 && !cli_parse_int(argv[2], 1, SEARCH_MAX_THREADS, "bench threads", &threads))
-        return 2;
-    if (argc > 3 && !cli_parse_int(argv[3], 1, 65536, "bench hash", &hash)) return 2;
+    if (npos > 2 && !cli_parse_int(pos[2], 1, 65536, "bench hash", &hash)) return 2;
     struct bench_result r;
     char err[200];
-    if (!bench_run((int)depth, (int)threads, (size_t)hash, bench_line, NULL, &r, err, sizeof err)) {
+    if (!bench_run((int)depth, (int)threads, (size_t)hash, &params, bench_line, NULL, &r, err,
+                   sizeof err)) {
         fprintf(stderr, "hnefi bench: %s\n", err);
         return 1;
     }
