@@ -91,7 +91,8 @@ struct train_summary {
 
 /*
  * Trains a network on d (from init's weights when init is not NULL, widened to c->hidden neurons
- * if it has fewer; the new neurons start with no output weight); calls report after every
+ * if it has fewer, the new neurons starting with no output weight, and split into c->buckets
+ * output buckets if it has one, each starting with its two heads); calls report after every
  * epoch (it may be NULL; epoch 0 is the starting network's when init is given) and fills *out
  * with the network of the lowest validation loss once rounded as the file stores it (the
  * starting network itself when no epoch beats it), and *sum. Returns false with the reason in
