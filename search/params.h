@@ -17,6 +17,7 @@
     X(rfp_depth, 6, 0, 16)     /* reverse futility: prune a node up to this depth (0: off) */      \
     X(rfp_margin, 80, 0, 2000) /* ... when its evaluation beats beta by this much a ply */         \
     X(rfp_max, 1000, 0, 30000) /* ... and its size is below this (0: any): find decided ends */    \
+    X(rfp_near, 0, 0, 4)       /* ... nor after a move landing this near the king (0: off) */      \
     X(rfp_size, 0, 0, 100)     /* ... the margin grows by this percentage of its size */           \
     X(rfp_edge, 1, 0, 3)       /* ... not with the king on the edge and (1) attackers, (2)         \
                                   defenders, (3) either to move (0: always) */                     \

@@ -226,6 +226,19 @@ static bool ring_closes(const struct search_params *sp, const struct position *p
     return n && bb_has(*squares, move_to(m)) && ring_gaps_of(sp, child, n, NULL) < n;
 }
 
+/* Returns whether the move that led to p (at ply >= 1) landed within `steps` orthogonal steps of
+   the king (a pass or an unknown move: no). A move that closes on the king may start a slow
+   capture, shut him in or open his way (rfp_near). */
+static bool last_move_near_king(const struct thread *t, const struct position *p, int ply,
+                                int steps) {
+    int key = t->cont_keys[ply - 1];
+    if (key == CONT_NONE) return false;
+    int to = key % BB_MAX_SQUARES;
+    bb_t zone = p->v->g.nbrs[p->king_sq];
+    for (int k = 1; k < steps; k++) zone |= bb_neighbours(zone, &p->v->g);
+    return bb_has(zone, to);
+}
+
 /* Returns whether the attacker move m from p takes a move from the defenders while they have
    few (sq_mob: at most that many, where a side left without a move loses): it lands where one
    of them could move. The squares are found at the first ask (*state -1 until then, then 1 if
@@ -447,7 +460,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
         !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
           bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
-        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)))
+        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)) &&
+        !(sp->rfp_near && ply >= 1 && last_move_near_king(t, p, ply, sp->rfp_near)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */

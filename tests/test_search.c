@@ -495,6 +495,18 @@ static void rfp_size_widens(struct search *s) {
                  4, "f5f8", &on, &off, true);
 }
 
+/*
+ * rfp_near: no reverse futility at a node reached by a move that landed near the king, so a
+ * slow capture of him is not left standing on the evaluation: Brandubh's capture of the king in
+ * 5 of tactics-mined.tsv line 67 at depth 6 with Brandubh's network (at 11 without).
+ */
+static void rfp_near_king(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_near = 3;
+    off.rfp_near = 0;
+    win_needs_in(s, "brandubh", "7/7/7/a3a2/2a4/1d1aa2/2akd2 a", 5, 6, "e4b4", &on, &off, true);
+}
+
 /* The same search twice gives the same nodes and move (one thread). */
 static void determinism(struct search *s) {
     const struct variant *v = variant_by_name("copenhagen");
@@ -857,6 +869,7 @@ int main(void) {
     partial_root_plays(s);
     squeeze_not_reduced(s);
     rfp_size_widens(s);
+    rfp_near_king(s);
     determinism(s);
     time_limit(s);
     multipv(s);
