@@ -210,6 +210,16 @@ static void picker_build(struct picker *mp, int first) {
     }
 }
 
+/* Swaps positions i and j of the list (moves and scores). */
+static inline void picker_swap(struct picker *mp, int i, int j) {
+    move_t m = mp->moves[i];
+    int sc = mp->scores[i];
+    mp->moves[i] = mp->moves[j];
+    mp->scores[i] = mp->scores[j];
+    mp->moves[j] = m;
+    mp->scores[j] = sc;
+}
+
 /* Moves the best remaining move of the list into place and returns its position. */
 static int picker_step(struct picker *mp) {
     int i = mp->next++;
@@ -223,12 +233,7 @@ static int picker_step(struct picker *mp) {
         if (!mp->size) picker_build(mp, i);
         best = pick_pos(mp->key[1]);
     }
-    move_t m = mp->moves[i];
-    int sc = mp->scores[i];
-    mp->moves[i] = mp->moves[best];
-    mp->scores[i] = mp->scores[best];
-    mp->moves[best] = m;
-    mp->scores[best] = sc;
+    picker_swap(mp, i, best);
     if (mp->size) {
         /* position i is handed out; position best now holds what stood at i */
         picker_update(mp, i, PICK_NONE);
@@ -245,13 +250,7 @@ static __attribute__((noinline)) void picker_list(struct picker *mp) {
     for (int k = 0; k < mp->given; k++) {
         int i = mp->next++, j = i;
         while (j < mp->n && mp->moves[j] != mp->staged[k]) j++;
-        if (j == mp->n) continue; /* cannot happen: a staged move is legal */
-        move_t m = mp->moves[i];
-        int sc = mp->scores[i];
-        mp->moves[i] = mp->moves[j];
-        mp->scores[i] = mp->scores[j];
-        mp->moves[j] = m;
-        mp->scores[j] = sc;
+        if (j < mp->n) picker_swap(mp, i, j); /* always found: a staged move is legal */
     }
 }
 
