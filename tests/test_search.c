@@ -372,6 +372,25 @@ static void few_men_share(struct search *s) {
 }
 
 /*
+ * Searches the Copenhagen start to depth with *on, *off and *on again: the change moves the
+ * node count, and the search with it is deterministic (nodes, move and score). Returns the
+ * first search with it.
+ */
+static struct search_result changes_search(struct search *s, int depth,
+                                           const struct search_params *on,
+                                           const struct search_params *off) {
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run_params(s, v, NULL, depth, 0, 1, on);
+    struct search_result b = run_params(s, v, NULL, depth, 0, 1, off);
+    struct search_result c = run_params(s, v, NULL, depth, 0, 1, on);
+    CHECK(a.nodes != b.nodes);
+    CHECK_EQ_U64(a.nodes, c.nodes);
+    CHECK_EQ_INT(a.best, c.best);
+    CHECK_EQ_INT(a.score, c.score);
+    return a;
+}
+
+/*
  * The continuation history (cont_hist) orders the quiet moves by what followed the last two
  * moves: the search changes, stays deterministic, and finds the exit fort in 7 of
  * tactics-mined.tsv line 273 at depth 7 with Copenhagen's network, where without it the order
@@ -381,13 +400,7 @@ static void cont_hist_orders(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.cont_hist = 1;
     off.cont_hist = 0;
-    const struct variant *v = variant_by_name("copenhagen");
-    struct search_result a = run_params(s, v, NULL, 7, 0, 1, &on);
-    struct search_result b = run_params(s, v, NULL, 7, 0, 1, &off);
-    struct search_result c = run_params(s, v, NULL, 7, 0, 1, &on);
-    CHECK(a.nodes != b.nodes);
-    CHECK_EQ_U64(a.nodes, c.nodes);
-    CHECK_EQ_INT(a.best, c.best);
+    changes_search(s, 7, &on, &off);
     win_needs_in(s, "copenhagen",
                  "2a1aa2a2/1a6a2/a8aa/2d1d6/10d/3dd5d/6a3k/d4d4d/aa6d1a/2a5aa1/2a1aa1a3 d", 7, 7,
                  "f4j4", &on, &off, true);
@@ -402,14 +415,10 @@ static void lmr_hist_adjusts(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.lmr_hist = 16384;
     off.lmr_hist = 0;
+    changes_search(s, 8, &on, &off);
     const struct variant *v = variant_by_name("copenhagen");
-    struct search_result a = run_params(s, v, NULL, 8, 0, 1, &on);
     struct search_result b = run_params(s, v, NULL, 8, 0, 1, &off);
-    struct search_result c = run_params(s, v, NULL, 8, 0, 1, &on);
     struct search_result d = run_params(s, v, NULL, 8, 0, 1, &search_default_params);
-    CHECK(a.nodes != b.nodes);
-    CHECK_EQ_U64(a.nodes, c.nodes);
-    CHECK_EQ_INT(a.best, c.best);
     CHECK_EQ_U64(b.nodes, d.nodes);
 }
 
@@ -421,14 +430,8 @@ static void lmr_hist_adjusts(struct search *s) {
 static void singular_extends(struct search *s) {
     struct search_params on = search_default_params;
     on.se_depth = 6;
+    changes_search(s, 9, &on, &search_default_params);
     const struct variant *v = variant_by_name("copenhagen");
-    struct search_result a = run_params(s, v, NULL, 9, 0, 1, &on);
-    struct search_result b = run_params(s, v, NULL, 9, 0, 1, &search_default_params);
-    struct search_result c = run_params(s, v, NULL, 9, 0, 1, &on);
-    CHECK(a.nodes != b.nodes);
-    CHECK_EQ_U64(a.nodes, c.nodes);
-    CHECK_EQ_INT(a.best, c.best);
-    CHECK_EQ_INT(a.score, c.score);
     struct search_result d = run_params(s, v, NULL, 8, 0, 2, &on);
     CHECK_EQ_INT(d.depth, 8);
     struct position p;
