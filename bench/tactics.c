@@ -283,7 +283,10 @@ static void on_iteration(const struct search_line *line, void *vctx) {
     r->depth = line->depth;
     r->nodes = line->nodes;
     if (!score_is_win(line->score, &plies) || line->score < 0) return;
-    if (!r->first_plies) r->first_plies = plies;
+    if (!r->first_plies) {
+        r->first_plies = plies;
+        r->first_depth = line->depth;
+    }
     if (c->l->win) {
         if (plies < c->l->plies) r->wrong = true;
         if (plies == c->l->plies) {
@@ -438,4 +441,16 @@ void tactics_table(FILE *out, const struct tactics_suite *suite, const struct ta
     for (int j = 0; j < nk; j++) print_row(out, suite, runs, &keys[j]);
     print_row(out, suite, runs, &(struct row_key){0});
     free(keys);
+}
+
+/* Counts the win lines and those with a win of any length shown early (see tactics.h). */
+void tactics_won_early(const struct tactics_suite *suite, const struct tactics_run *runs,
+                       int *lines, int *won) {
+    *lines = *won = 0;
+    for (int i = 0; i < suite->n; i++) {
+        const struct tactics_line *l = &suite->lines[i];
+        if (!l->win) continue;
+        (*lines)++;
+        *won += runs[i].first_depth && !runs[i].wrong && runs[i].first_depth <= l->plies + 2;
+    }
 }

@@ -99,6 +99,7 @@ struct tactics_run {
                         last depth completed */
     uint64_t nodes;  /* the nodes searched up to that iteration (or in all) */
     int first_plies; /* the length of the first win the search reported (0: none) */
+    int first_depth; /* the depth of the iteration that first reported a win (0: none) */
 };
 
 /*
@@ -116,5 +117,13 @@ bool tactics_search(struct search *s, const struct tactics_line *l,
  * and largest depth and nodes, and how many needed more than plies + 2 depth; then a total row.
  */
 void tactics_table(FILE *out, const struct tactics_suite *suite, const struct tactics_run *runs);
+
+/*
+ * Counts the win lines and, of those, the lines where the search reported a forced win of any
+ * length (the one the line names, or a longer one) by the depth of the line's plies + 2: a
+ * longer win found early still wins the game.
+ */
+void tactics_won_early(const struct tactics_suite *suite, const struct tactics_run *runs,
+                       int *lines, int *won);
 
 #endif

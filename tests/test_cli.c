@@ -362,6 +362,7 @@ int main(void) {
         bad(cmd, "MISMATCH line 3: moves 'e2f2', but the solver says 'e2g2'");
         snprintf(cmd, sizeof cmd, "tactics run %s --lines", suite);
         ok(cmd, "| brandubh | - | 1 | 2 | 2 | 0 | 1 | 1 | 0 |");
+        ok(cmd, "2 of 2 win lines show a forced win (of any length) by plies + 2");
         snprintf(cmd, sizeof cmd, "tactics run %s --param rfp_depth=0 --param lmp_depth=0", suite);
         ok(cmd, "| brandubh | - | 1 | 2 | 2 | 0 | 1 | 1 | 0 |");
         /* a bad field is named with its line */

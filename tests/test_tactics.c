@@ -117,9 +117,35 @@ static void search_suite(const struct tactics_suite *s, int every) {
     printf("search: %d lines, %llu nodes in all, budget %llu a line\n", part.n,
            (unsigned long long)total, (unsigned long long)search_budget);
     tactics_table(stdout, &part, runs);
+    int wins, early;
+    tactics_won_early(&part, runs, &wins, &early);
+    printf("%d of %d win lines show a forced win (of any length) by plies + 2\n", early, wins);
     free(part.lines);
     free(runs);
     search_free(se);
+}
+
+/* Checks the count of win lines with a win of any length shown by plies + 2. */
+static void won_early(void) {
+    struct tactics_line lines[5] = {{.win = true, .plies = 7},
+                                    {.win = true, .plies = 7},
+                                    {.win = true, .plies = 7},
+                                    {.win = true, .plies = 5},
+                                    {.win = false}};
+    struct tactics_run runs[5] = {
+        {.first_depth = 7, .first_plies = 9},                /* a longer win, early: counts */
+        {.first_depth = 10, .first_plies = 7},               /* the win, too late */
+        {.first_depth = 5, .first_plies = 5, .wrong = true}, /* a false win does not count */
+        {.first_depth = 0},                                  /* no win reported */
+        {.first_depth = 3, .first_plies = 3},                /* a none line is not counted */
+    };
+    struct tactics_suite s = {lines, 5};
+    int wins = -1, early = -1;
+    tactics_won_early(&s, runs, &wins, &early);
+    CHECK(wins == 4 && early == 1);
+    runs[1].first_depth = 9; /* plies + 2 exactly */
+    tactics_won_early(&s, runs, &wins, &early);
+    CHECK(wins == 4 && early == 2);
 }
 
 /* Runs the suite's tests. */
@@ -134,6 +160,7 @@ int main(void) {
         fprintf(stderr, "    %s\n", err);
         return check_done();
     }
+    won_early();
     composition(&suite);
     int every = full ? 1 : quick ? 4 * VERIFY_EVERY : VERIFY_EVERY;
     int checked = verify(&suite, every), sample = (suite.n + every - 1) / every;

@@ -31,7 +31,8 @@ static const char tactics_usage[] =
     "      --nodes N        node budget per line (default 250000000)\n"
     "      --none-plies N   as above\n"
     "      --none-depth D   search the 'none' lines to depth D (default 7)\n"
-    "      --lines          also print each line's depth and nodes\n"
+    "      --lines          also print each line's depth and nodes, and the depth and\n"
+    "                       length of the first win the search reported\n"
     "      --hash MiB       the search's table (default 64)\n"
     "      --eval nnue|classic  the evaluation (default classic, as search_options_default)\n"
     "      --param NAME=V   a search parameter (docs/search.md), repeatable\n"
@@ -196,7 +197,9 @@ static int tactics_run_cmd(int argc, char **argv) {
     struct cli_eval ev = {.classic = !a.nnue};
     int status = 0;
     double t0 = tactics_now();
-    if (a.lines) printf("line\tvariant\tresult\tplies\tkind\tsolved\twrong\tdepth\tnodes\n");
+    if (a.lines)
+        printf("line\tvariant\tresult\tplies\tkind\tsolved\twrong\tdepth\tnodes\tfirst_"
+               "depth\tfirst_plies\n");
     for (int i = 0; i < suite.n; i++) {
         const struct tactics_line *l = &suite.lines[i];
         char err[300];
@@ -208,13 +211,16 @@ static int tactics_run_cmd(int argc, char **argv) {
             break;
         }
         if (a.lines)
-            printf("%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%llu\n", l->lineno, l->variant,
+            printf("%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%llu\t%d\t%d\n", l->lineno, l->variant,
                    l->win ? "win" : "none", l->plies, l->kind[0] ? l->kind : "-",
                    runs[i].solved ? "yes" : "no", runs[i].wrong ? "yes" : "no", runs[i].depth,
-                   (unsigned long long)runs[i].nodes);
+                   (unsigned long long)runs[i].nodes, runs[i].first_depth, runs[i].first_plies);
     }
     if (!status) {
         tactics_table(stdout, &suite, runs);
+        int wins, early;
+        tactics_won_early(&suite, runs, &wins, &early);
+        printf("%d of %d win lines show a forced win (of any length) by plies + 2\n", early, wins);
         printf("%d lines, node budget %ld per line, %.1f s\n", suite.n, a.nodes,
                tactics_now() - t0);
     }
