@@ -11,6 +11,8 @@
 
 #include "check.h"
 #include "data_file.h"
+#include "engine/notation.h"
+#include "tools/nnue_train.h"
 
 static char out[1 << 18];
 
@@ -139,12 +141,32 @@ static void test_special(const char *dir) {
     bad(cmd, "w.dat holds copenhagen13 data, not copenhagen");
 }
 
+/* Tells whether the Brandubh position of fen is quiet for training (--quiet-only). */
+static bool quiet_fen(const char *fen) {
+    struct position p;
+    char err[200];
+    if (!fen_parse(&p, variant_by_name("brandubh"), fen, err, sizeof err)) {
+        fprintf(stderr, "    %s: %s\n", fen, err);
+        return false;
+    }
+    return train_position_quiet(&p);
+}
+
+/* Checks which positions --quiet-only keeps. */
+static void test_quiet(void) {
+    CHECK(quiet_fen("7/3k3/7/7/1ad4/7/5a1 a"));  /* no capture, no win in one */
+    CHECK(!quiet_fen("7/3k3/7/7/1ad4/7/3a3 a")); /* d1d3 takes c3 */
+    CHECK(quiet_fen("7/3k3/7/7/1ad4/7/3a3 d"));  /* the defenders cannot capture */
+    CHECK(!quiet_fen("7/k6/7/7/1ad4/7/5a1 a"));  /* the king threatens to escape to a7 */
+}
+
 /* Runs the pipeline and the error cases. */
 int main(void) {
     const char *dir = "test_train_tmp";
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
     if (system(cmd) != 0) return 1;
+    test_quiet();
     /* data: 60 Brandubh games at 300 nodes a move */
     snprintf(cmd, sizeof cmd,
              "selfplay --variant brandubh --games 60 --tc nodes:300 --quiet --no-sync "
@@ -180,6 +202,28 @@ int main(void) {
              "net=%s/n.nnue --player name=c eval=classic",
              dir);
     ok(cmd, "2 of 2 games counted");
+    /* --quiet-only: the same games, fewer positions, those left out counted */
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/q.nnue --epochs 1 --hidden 64 "
+             "--threads 1 --quiet-only",
+             dir, dir);
+    ok(cmd, "kept epoch");
+    long long all_pos = -1, all_games = -1, q_pos = -1, q_games = -1, loud = -1;
+    const char *at = strstr(out, "brandubh: ");
+    if (at) sscanf(at, "brandubh: %lld positions of %lld games", &q_pos, &q_games);
+    at = strstr(out, "--quiet-only left out ");
+    if (at) sscanf(at, "--quiet-only left out %lld", &loud);
+    snprintf(cmd, sizeof cmd,
+             "train --variant brandubh --data %s/d.dat --out %s/q.nnue --epochs 1 --hidden 64 "
+             "--threads 1",
+             dir, dir);
+    ok(cmd, "kept epoch");
+    at = strstr(out, "brandubh: ");
+    if (at) sscanf(at, "brandubh: %lld positions of %lld games", &all_pos, &all_games);
+    if (!check_record(loud > 0 && q_pos > 0 && q_pos + loud == all_pos && q_games == all_games,
+                      __FILE__, __LINE__, "--quiet-only leaves out the loud positions"))
+        fprintf(stderr, "    %lld + %lld of %lld positions, %lld of %lld games\n", q_pos, loud,
+                all_pos, q_games, all_games);
     /* a fine start: train on from the network */
     snprintf(cmd, sizeof cmd,
              "train --variant brandubh --data %s/d.dat --out %s/n2.nnue --init %s/n.nnue "

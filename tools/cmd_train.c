@@ -48,6 +48,8 @@ static const char train_usage[] =
     "  --threads N        worker threads (default: the number of cores)\n"
     "  --seed S           weights, shuffling and symmetries (default 1)\n"
     "  --no-symmetry      do not use the board's 8 symmetries\n"
+    "  --quiet-only       train on quiet positions only: none where the side to move can\n"
+    "                     capture or either side has a win in one\n"
     "  --max-positions N  read at most N positions\n"
     "  --svg FILE         a picture of the losses per epoch\n"
     "The rules of the data (default: the variant the first --data file names):\n";
@@ -87,6 +89,10 @@ static bool train_double(const char *text, double lo, double hi, const char *wha
 static int train_option(struct train_args *a, int argc, char **argv, int *i) {
     const char *o = argv[*i];
     struct train_config *c = &a->cfg;
+    if (strcmp(o, "--quiet-only") == 0) {
+        c->quiet_only = true;
+        return 1;
+    }
     if (strcmp(o, "--no-symmetry") == 0) {
         c->symmetry = false;
         return 1;
@@ -350,6 +356,9 @@ static int train_main(struct train_args *a) {
     train_data_counts(d, &positions, &games, &val_games);
     printf("%s: %lld positions of %lld games, %lld of them held out for validation\n",
            a->g.variant.name, (long long)positions, (long long)games, (long long)val_games);
+    if (a->cfg.quiet_only)
+        printf("--quiet-only left out %lld positions with a capture or a win in one at hand\n",
+               (long long)train_data_loud(d));
     struct train_summary sum;
     if (!train_run(&a->cfg, d, a->init ? &init : NULL, train_report, a, &out, &sum, err,
                    sizeof err)) {

@@ -8,7 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/make.h"
+#include "engine/rules.h"
 #include "engine/symmetry.h"
+#include "engine/threats.h"
 #include "search/nnue.h"
 #include "search/score.h"
 #include "selfplay/datagen.h"
@@ -32,6 +35,7 @@ struct train_data {
     uint16_t *feat;
     size_t nfeat, featcap;
     int64_t games, val_games;
+    int64_t loud; /* positions left out by quiet_only */
     int files;
     bool symmetric; /* the start, masks and rules look the same under all 8 symmetries */
     uint16_t sym[SYMMETRIES][NNUE_MAX_INPUTS];
@@ -86,6 +90,27 @@ void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *
     *val_games = d->val_games;
 }
 
+/* Returns how many positions quiet_only left out. */
+int64_t train_data_loud(const struct train_data *d) {
+    return d->loud;
+}
+
+/* Tells whether p is quiet for training (see nnue_train.h). */
+bool train_position_quiet(const struct position *p) {
+    if (pos_berserker(p) >= 0 || p->result != RESULT_NONE) return false;
+    if (threat_win_in_one(p) || threat_against(p)) return false;
+    bb_t squares = rules_capture_squares(p);
+    if (bb_is_empty(squares)) return true;
+    move_t moves[MAX_MOVES];
+    int n = movegen_list(p, moves);
+    for (int i = 0; i < n; i++) {
+        if (!bb_has(squares, move_to(moves[i]))) continue;
+        struct position child;
+        if (bb_any(make_move(&child, p, moves[i]))) return false;
+    }
+    return true;
+}
+
 /* Grows an array to hold at least need items of size sz; false if out of memory. */
 static bool grow(void **arr, size_t *cap, size_t need, size_t sz) {
     if (need <= *cap) return true;
@@ -119,6 +144,11 @@ static bool on_position(const struct datagen_pos *dp, void *ctx) {
         d->val_games += d->last_val;
     }
     const struct position *p = &dp->pos;
+    /* after the game's bookkeeping, so the games held out do not depend on the filter */
+    if (c->quiet_only && !train_position_quiet(p)) {
+        d->loud++;
+        return true;
+    }
     int pieces = bb_popcount(p->att | p->def | p->king);
     if (!grow((void **)&d->pos, &d->cap, d->n + 1, sizeof *d->pos) ||
         !grow((void **)&d->feat, &d->featcap, d->nfeat + (size_t)pieces + NNUE_MAX_REACH,

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/position.h"
 #include "engine/variant.h"
 
 enum { TRAIN_SCALE = 174 }; /* 400 / ln 10: sigmoid(score / 174) = 1 / (1 + 10^(-score/400)) */
@@ -42,6 +43,7 @@ struct train_config {
     uint64_t seed;         /* initial weights, shuffling, symmetries */
     bool symmetry;         /* use the board's symmetries (if the variant has them) */
     int skip_plies;        /* leave out positions before this ply */
+    bool quiet_only;       /* leave out positions with a capture or a win in one at hand */
     int64_t max_positions; /* 0: all */
 };
 
@@ -76,6 +78,16 @@ bool train_data_add_val_file(struct train_data *d, const char *path, const struc
 /* Counts the positions and games loaded, and how many of the games are held out. */
 void train_data_counts(const struct train_data *d, int64_t *positions, int64_t *games,
                        int64_t *val_games);
+
+/* Returns how many positions quiet_only left out. */
+int64_t train_data_loud(const struct train_data *d);
+
+/*
+ * Tells whether p is quiet for training: no berserk turn going on, neither side with a win in
+ * one at hand, and no capture for the side to move. A static evaluation is asked for such
+ * positions (quiescence resolves the others), so a network may learn from them alone.
+ */
+bool train_position_quiet(const struct position *p);
 
 /* Frees a data set. */
 void train_data_free(struct train_data *d);
