@@ -150,6 +150,15 @@ static bool king_by_edge(const struct position *p) {
     return bb_any((p->king | p->v->g.nbrs[p->king_sq]) & p->v->g.edge);
 }
 
+/* Returns the king's distance from the nearest edge (0 on it). */
+static int king_edge_distance(const struct position *p) {
+    int n = p->v->size, r = p->king_sq / n, f = p->king_sq % n;
+    int d = r < f ? r : f;
+    if (n - 1 - r < d) d = n - 1 - r;
+    if (n - 1 - f < d) d = n - 1 - f;
+    return d;
+}
+
 /* Tells whether two men beside him would take the king where he stands and he stands by the
    edge. */
 static bool king_exposed_by_edge(const struct position *p) {
@@ -461,7 +470,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
           bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
         !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)) &&
-        !(sp->rfp_near && ply >= 1 && last_move_near_king(t, p, ply, sp->rfp_near)))
+        !(sp->rfp_near && ply >= 1 && sp->rfp_near_side & (1 << p->side) &&
+          (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&
+          last_move_near_king(t, p, ply, sp->rfp_near)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */

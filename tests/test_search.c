@@ -501,13 +501,31 @@ static void rfp_size_widens(struct search *s) {
 /*
  * rfp_near: no reverse futility at a node reached by a move that landed near the king, so a
  * slow capture of him is not left standing on the evaluation: Brandubh's capture of the king in
- * 5 of tactics-mined.tsv line 67 at depth 6 with Brandubh's network (at 11 without).
+ * 5 of tactics-mined.tsv line 67 at depth 6 with Brandubh's network (at 11 without); and its
+ * narrower forms, by the side to move (rfp_near_side) and the king's distance from the edge
+ * (rfp_near_edge).
  */
 static void rfp_near_king(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_near = 3;
     off.rfp_near = 0;
     win_needs_in(s, "brandubh", "7/7/7/a3a2/2a4/1d1aa2/2akd2 a", 5, 6, "e4b4", &on, &off, true);
+    /* the capture needs the defenders' nodes kept (rfp_near_side 2), not the attackers' (1);
+       the king stands on the edge, so rfp_near_edge 1 keeps it */
+    on.rfp_near_side = 2;
+    on.rfp_near_edge = 1;
+    off = on;
+    off.rfp_near_side = 1;
+    win_needs_in(s, "brandubh", "7/7/7/a3a2/2a4/1d1aa2/2akd2 a", 5, 6, "e4b4", &on, &off, true);
+    /* line 41, an escape in 9 by a king two squares from the edge: found at depth 6 with
+       rfp_near_edge 3, not with 2 (12 without rfp_near) */
+    on = search_default_params;
+    on.rfp_near = 3;
+    on.rfp_near_edge = 3;
+    off = on;
+    off.rfp_near_edge = 2;
+    win_needs_in(s, "brandubh", "7/3a1a1/3k1a1/aa2da1/2d1da1/3a3/7 d", 9, 6, "c3c6", &on, &off,
+                 true);
 }
 
 /* The same search twice gives the same nodes and move (one thread). */
