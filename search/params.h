@@ -19,22 +19,21 @@
     X(rfp_max, 1000, 0, 30000) /* ... and its size is below this (0: any): find decided ends */    \
     X(rfp_near, 0, 0, 4)       /* ... nor after a move landing this near the king (0: off) */      \
     X(rfp_near_side, 3, 1, 3)  /* ... at the nodes of the attackers (1), defenders (2), either */  \
-    X(rfp_near_edge, 0, 0,                                                                         \
-      5) /* ... only with the king at most this far from the edge - 1 (0: any) */                  \
-    X(rfp_size, 0, 0, 100)    /* ... the margin grows by this percentage of its size */            \
-    X(rfp_edge, 1, 0, 3)      /* ... not with the king on the edge and (1) attackers, (2)          \
-                                 defenders, (3) either to move (0: always) */                      \
-    X(rfp_edge_def, 1, 0, 4)  /* ... with at least this many defenders beside him */               \
-    X(rfp_edge_near, 1, 0, 1) /* ... nor with him one step from the edge (1) */                    \
-    X(rfp_king, 0, 0, 3)      /* ... nor, where two men take the king and he is by the edge, at    \
-                                 the nodes of the attackers (1), defenders (2) or either (3) */    \
-    X(rfp_mob, 0, 0, 100)     /* ... nor at any node while the defenders have at most this many    \
-                                 moves (0: off): a squeeze to no moves */                          \
-    X(rfp_men_pct, 0, 0, 100) /* ... nor while the defenders' men besides the king are fewer       \
-                                 than this percentage of those they start with (0: off) ... */     \
-    X(rfp_men_side, 3, 1, 3)  /* ... at the nodes of the attackers (1), defenders (2), either */   \
-    X(lmp_depth, 3, 0, 16)    /* late-move pruning: skip late quiet moves up to this depth */      \
-    X(lmp_base, 8, 0, 256)    /* ... after base + depth^2 * lmp_scale / 8 moves */                 \
+    X(rfp_near_edge, 0, 0, 5)  /* ... with the king nearer the edge than this (0: anywhere) */     \
+    X(rfp_size, 0, 0, 100)     /* ... the margin grows by this percentage of its size */           \
+    X(rfp_edge, 1, 0, 3)       /* ... not with the king on the edge and (1) attackers, (2)         \
+                                  defenders, (3) either to move (0: always) */                     \
+    X(rfp_edge_def, 1, 0, 4)   /* ... with at least this many defenders beside him */              \
+    X(rfp_edge_near, 1, 0, 1)  /* ... nor with him one step from the edge (1) */                   \
+    X(rfp_king, 0, 0, 3)       /* ... nor, where two men take the king and he is by the edge, at   \
+                                  the nodes of the attackers (1), defenders (2) or either (3) */   \
+    X(rfp_mob, 0, 0, 100)      /* ... nor at any node while the defenders have at most this many   \
+                                  moves (0: off): a squeeze to no moves */                         \
+    X(rfp_men_pct, 0, 0, 100)  /* ... nor while the defenders' men besides the king are fewer      \
+                                  than this percentage of those they start with (0: off) ... */    \
+    X(rfp_men_side, 3, 1, 3)   /* ... at the nodes of the attackers (1), defenders (2), either */  \
+    X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
+    X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \
     X(lmp_scale, 8, 0, 256)                                                                        \
     X(prune_filter, 1, 0, 1)    /* prune by geometry unmade, before testing threats made */        \
     X(fort_filter, 1, 0, 1)     /* ... but a defender move near a king by the edge is made */      \
