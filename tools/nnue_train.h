@@ -84,8 +84,9 @@ int64_t train_data_loud(const struct train_data *d);
 
 /*
  * Tells whether p is quiet for training: no berserk turn going on, neither side with a win in
- * one at hand, and no capture for the side to move. A static evaluation is asked for such
- * positions (quiescence resolves the others), so a network may learn from them alone.
+ * one at hand, and no capture for the side to move. Quiescence resolves the other positions,
+ * but the search's pruning still reads their static evaluation: a network taught the quiet
+ * ones alone lost in play (docs/nnue.md, `cQ`), so this is an option, not the default.
  */
 bool train_position_quiet(const struct position *p);
 
