@@ -56,6 +56,9 @@
     X(se_depth, 0, 0, 32)       /* extend a singular table move from this depth (0: off) */        \
     X(se_margin, 3, 0, 200)     /* ... the rest this much a ply below its score */                 \
     X(iir_depth, 0, 0, 16)      /* a node without a table move from this depth searches 1 less */  \
+    X(corr_king, 0, 0, 400)     /* correction history: the static evaluation gains this share (%)  \
+                                   of the error found at nodes of the same king area (0: off) */   \
+    X(corr_mat, 0, 0, 400)      /* ... and this share of the error at the same count of men */     \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
     X(qs_no_moves, 1, 0, 1)     /* quiescence sees a side left without a move (it has lost) */     \
     X(ring_men, 12, 0, 24)      /* no reduction of an attacker move that fills a gap of the        \

@@ -18,8 +18,12 @@
 
 enum {
     KEYS_MAX = MAX_GAME_PLIES + SEARCH_MAX_PLY + 2,
-    QS_THREAT_PLIES = 4,  /* quiescence answers threats of a win this many plies deep */
-    QS_CAPTURE_PLIES = 6, /* and tries captures this many plies deep (qs_captures) */
+    QS_THREAT_PLIES = 4,    /* quiescence answers threats of a win this many plies deep */
+    QS_CAPTURE_PLIES = 6,   /* and tries captures this many plies deep (qs_captures) */
+    CORR_KING_SIZE = 16384, /* correction history (corr_king): king areas per side, a power of 2 */
+    CORR_MAT_SIZE = 4096,   /* (corr_mat): attackers x 64 + defenders */
+    CORR_GRAIN = 256,       /* a correction is kept in 1/256 centi-men */
+    CORR_MAX = 128,         /* and within this many centi-men */
 };
 
 /* One search thread's own state. */
@@ -37,6 +41,10 @@ struct thread {
     struct history hist; /* move ordering: history and killers */
     /* the continuation-history key (movepick.h) of the move made at each ply of the path */
     int cont_keys[SEARCH_MAX_PLY + 1];
+    /* correction history: per side, the mean error of the static evaluation against the search
+       by king area (corr_king) and by the count of men (corr_mat), in 1/CORR_GRAIN centi-men */
+    int corr_king[SIDE_NB][CORR_KING_SIZE];
+    int corr_mat[SIDE_NB][CORR_MAT_SIZE];
     /* the network's accumulator per ply of the search path, computed when first needed from the
        nearest computed one by the moves in between */
     struct nnue_acc acc[SEARCH_MAX_PLY + 1];
@@ -285,6 +293,52 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
     return score_clamp_eval(nnue_evaluate(net, &t->acc[ply], nnue_head_of(net, p)) + mop);
 }
 
+/* Returns the correction-history key of p's king area: the king's square and the men within two
+   steps of him (corr_king), within CORR_KING_SIZE. */
+static unsigned corr_king_index(const struct position *p) {
+    const struct bb_geom *g = &p->v->g;
+    bb_t zone = g->nbrs[p->king_sq];
+    zone |= bb_neighbours(zone, g);
+    uint64_t key = zobrist_piece[PIECE_KING][p->king_sq];
+    bb_t a = p->att & zone, d = p->def & zone;
+    while (bb_any(a)) key ^= zobrist_piece[PIECE_ATTACKER][bb_pop(&a)];
+    while (bb_any(d)) key ^= zobrist_piece[PIECE_DEFENDER][bb_pop(&d)];
+    return (unsigned)(key >> 32) & (CORR_KING_SIZE - 1);
+}
+
+/* Returns the correction-history index of p's count of men (corr_mat). */
+static unsigned corr_mat_index(const struct position *p) {
+    return ((unsigned)bb_popcount(p->att) * 64u + (unsigned)bb_popcount(p->def)) &
+           (CORR_MAT_SIZE - 1);
+}
+
+/* Returns the correction to p's static evaluation, for its side to move, that the correction
+   history holds (corr_king, corr_mat; 0 when both are off). */
+static int corr_of(const struct thread *t, const struct search_params *sp,
+                   const struct position *p) {
+    int sum = 0;
+    if (sp->corr_king) sum += t->corr_king[p->side][corr_king_index(p)] * sp->corr_king;
+    if (sp->corr_mat) sum += t->corr_mat[p->side][corr_mat_index(p)] * sp->corr_mat;
+    return sum / (100 * CORR_GRAIN);
+}
+
+/* Moves one correction entry towards err (centi-men, clamped) by a weight that grows with the
+   depth of the search that found it. */
+static void corr_move(int *entry, int err, int depth) {
+    if (err > CORR_MAX) err = CORR_MAX;
+    if (err < -CORR_MAX) err = -CORR_MAX;
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    *entry = (*entry * (256 - w) + err * CORR_GRAIN * w) / 256;
+}
+
+/* Teaches the correction history that the search found p worth err centi-men more (for its side
+   to move) than its corrected static evaluation, at depth. */
+static void corr_update(struct thread *t, const struct search_params *sp, const struct position *p,
+                        int err, int depth) {
+    if (sp->corr_king) corr_move(&t->corr_king[p->side][corr_king_index(p)], err, depth);
+    if (sp->corr_mat) corr_move(&t->corr_mat[p->side][corr_mat_index(p)], err, depth);
+}
+
 static int qsearch(struct thread *t, const struct position *p, int alpha, int beta, int ply,
                    int qply);
 
@@ -436,7 +490,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     /* a quiet node (not on the principal variation, no win threatened, no forced result in the
        window) may be pruned by its static evaluation, which is computed only for that (the
        table keeps it when known) */
-    int static_eval = TT_EVAL_NONE;
+    int static_eval = TT_EVAL_NONE, raw_eval = TT_EVAL_NONE;
     bool quiet_node =
         !pv_node && !threat && !se_excluded && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
     /* with the king on the edge (or a move from it), slow wins grow: exit forts, escapes, the
@@ -448,8 +502,12 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
                   (sp->prune_guard == 2 && bb_any(movegen_king_targets(p) & edge));
     }
     bool try_null = s->opt.null_move && null_ok && quiet_node && depth >= 3 && pos_berserker(p) < 0;
-    if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth))
-        static_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
+    if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth)) {
+        raw_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
+        /* the correction history moves it by the error the search found at similar nodes */
+        static_eval = sp->corr_king || sp->corr_mat ? score_clamp_eval(raw_eval + corr_of(t, sp, p))
+                                                    : raw_eval;
+    }
 
     /* reverse futility: far enough above beta, a shallow search would not fall below it; but
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
@@ -545,6 +603,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     int ntried = 0;
 
     int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
+    bool best_captures = false; /* the best move takes men (corr_king, corr_mat learn not) */
     move_t best_move = MOVE_NONE, m;
     struct position child;
     int move_score;
@@ -661,6 +720,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         if (score > best) {
             best = score;
             best_move = m;
+            best_captures = bb_any(caught);
             if (score > alpha) {
                 alpha = score;
                 if (ply == 0) t->root_score = score;
@@ -683,8 +743,15 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     if (searched == 0) return alpha; /* every root move excluded, or the only move (se_depth) */
     if (se_excluded) return best;
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    /* the correction history learns where the search's bound says the static evaluation was
+       wrong: above it at a cutoff, below it where every move failed; not from a capture (the
+       evaluation is not asked to see those) nor a decided score */
+    if (static_eval != TT_EVAL_NONE && (sp->corr_king || sp->corr_mat) && !best_captures &&
+        best > -SCORE_WIN_MIN && best < SCORE_WIN_MIN &&
+        !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
+        corr_update(t, sp, p, best - static_eval, depth);
     tt_store_by(&s->tt, t->index, p->key, tt_pack_move(best_move, p->v->size),
-                tt_score_to(best, ply), static_eval, depth, bound);
+                tt_score_to(best, ply), raw_eval, depth, bound);
     return best;
 }
 
@@ -799,6 +866,8 @@ static void do_job(void *ctx, int job) {
     if (job == JOB_CLEAR) {
         tt_clear_part(&s->tt, t->index, s->nthreads);
         history_clear(&t->hist);
+        memset(t->corr_king, 0, sizeof t->corr_king);
+        memset(t->corr_mat, 0, sizeof t->corr_mat);
     } else {
         iterate(t);
     }

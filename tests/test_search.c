@@ -423,6 +423,27 @@ static void lmr_hist_adjusts(struct search *s) {
 }
 
 /*
+ * The correction history (corr_king, corr_mat) moves the static evaluation by the error the
+ * search found at nodes of the same king area or count of men: each changes the search and
+ * stays deterministic (the tables are cleared with the search's), and off it is the default
+ * search.
+ */
+static void corr_hist_corrects(struct search *s) {
+    struct search_params king = search_default_params, mat = search_default_params;
+    struct search_params off = search_default_params;
+    king.corr_king = 100;
+    mat.corr_mat = 100;
+    off.corr_king = off.corr_mat = 0;
+    changes_search(s, 8, &king, &off);
+    changes_search(s, 8, &mat, &off);
+    changes_search(s, 8, &mat, &king);
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result b = run_params(s, v, NULL, 8, 0, 1, &off);
+    struct search_result d = run_params(s, v, NULL, 8, 0, 1, &search_default_params);
+    CHECK_EQ_U64(b.nodes, d.nodes);
+}
+
+/*
  * Singular extensions (se_depth): the node searched without its table move leaves the table and
  * the search deterministic, changes the tree, and two threads with it still give a legal move of
  * the full depth.
@@ -886,6 +907,7 @@ int main(void) {
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
+    corr_hist_corrects(s);
     singular_extends(s);
     partial_root_plays(s);
     squeeze_not_reduced(s);
