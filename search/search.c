@@ -790,6 +790,10 @@ static void iterate(struct thread *t) {
     if (multipv > t->nroot) multipv = t->nroot;
     int prev[SEARCH_MAX_MULTIPV] = {0};
     t->completed_depth = 0;
+    /* how settled the search is, for the soft deadline (tm_stable): best-move changes, each
+       halved at every later iteration, in hundredths; the last iteration's move and score */
+    int instability = 0, last_score = 0;
+    move_t last_best = MOVE_NONE;
     for (int depth = 1; depth <= max_depth; depth++) {
         /* helpers skip some depths so the threads spread over the tree */
         if (t->index > 0 && depth > 1 && (depth + t->index) % 3 == 0) continue;
@@ -854,7 +858,16 @@ static void iterate(struct thread *t) {
         int plies;
         if (!s->limits.infinite && score_is_win(lines[0].score, &plies) && plies <= depth)
             break; /* a forced result was proved */
-        if (!s->limits.infinite && s->tm.soft_ms > 0 && ms >= s->tm.soft_ms) break;
+        int64_t soft = s->tm.soft_ms;
+        if (s->opt.params.tm_stable && soft > 0) {
+            instability /= 2;
+            if (last_best != MOVE_NONE && lines[0].pv[0] != last_best) instability += 100;
+            int drop = last_best != MOVE_NONE ? last_score - lines[0].score : 0;
+            last_best = lines[0].pv[0];
+            last_score = lines[0].score;
+            soft = tm_soft_scaled(&s->tm, instability, drop);
+        }
+        if (!s->limits.infinite && soft > 0 && ms >= soft) break;
         if (t->nroot == 1 && !s->limits.infinite && (s->tm.soft_ms > 0 || s->tm.hard_ms > 0)) break;
     }
 }

@@ -9,6 +9,17 @@ int64_t tm_elapsed_ms(const struct timeman *tm) {
            (now.tv_nsec - tm->start.tv_nsec) / 1000000;
 }
 
+/* Returns the soft deadline scaled by how settled the search is (see timeman.h). */
+int64_t tm_soft_scaled(const struct timeman *tm, int instability, int drop) {
+    if (tm->soft_ms <= 0) return 0;
+    if (drop < 0) drop = 0;
+    if (drop > 100) drop = 100;
+    int64_t pct = 70 + instability * 60 / 100 + drop;
+    if (pct > 250) pct = 250;
+    int64_t ms = tm->soft_ms * pct / 100;
+    return ms > 0 ? ms : 1;
+}
+
 /*
  * Starts the clock of a search and plans its deadlines for the side to move. A fixed move time
  * is used whole, as a GUI that gives one expects; the move overhead is kept back from clocks only.

@@ -37,4 +37,13 @@ void tm_start(struct timeman *tm, const struct search_limits *l, int overhead_ms
 /* Returns milliseconds since the search started. */
 int64_t tm_elapsed_ms(const struct timeman *tm);
 
+/*
+ * Returns the soft deadline scaled by how settled the search is (search parameter tm_stable):
+ * instability is the count of best-move changes over the iterations, each halved at every later
+ * iteration, in hundredths (0 to 200); drop is how far the score fell at the last iteration, in
+ * centi-men for the side to move (a rise counts as none). From 70% of it for a best move that has
+ * not changed and a score that has not fallen, up to 250%; 0 when there is no soft deadline.
+ */
+int64_t tm_soft_scaled(const struct timeman *tm, int instability, int drop);
+
 #endif

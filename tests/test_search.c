@@ -591,7 +591,40 @@ static void time_limit(struct search *s) {
     struct search_limits clock = {.time_ms = {1000, 1000}, .inc_ms = {0, 0}};
     search_run(s, t, &clock, &opt, NULL, &r);
     CHECK(r.best != MOVE_NONE && r.depth >= 1);
+    /* tm_stable on a clock still plays */
+    opt.params.tm_stable = 1;
+    search_run(s, t, &clock, &opt, NULL, &r);
+    CHECK(r.best != MOVE_NONE && r.depth >= 1);
     tafl_free(t);
+}
+
+/*
+ * The clock's plan: a share of the time left (30 moves to go unless told) plus three quarters of
+ * the increment, a hard deadline of four shares within four fifths of the clock; and tm_stable's
+ * scaling of the soft deadline, from 70% (a settled move) up to 250%.
+ */
+static void time_plan(void) {
+    struct timeman tm;
+    struct search_limits clock = {.time_ms = {30030, 60030}, .inc_ms = {1000, 0}};
+    tm_start(&tm, &clock, 30, SIDE_ATTACKERS);
+    CHECK_EQ_INT(tm.soft_ms, 1000 + 750);
+    CHECK_EQ_INT(tm.hard_ms, 7000);
+    tm_start(&tm, &clock, 30, SIDE_DEFENDERS);
+    CHECK_EQ_INT(tm.soft_ms, 2000);
+    CHECK_EQ_INT(tm.hard_ms, 8000);
+    struct search_limits low = {.time_ms = {100, 100}, .inc_ms = {0, 0}, .movestogo = 1};
+    tm_start(&tm, &low, 30, SIDE_ATTACKERS);
+    CHECK_EQ_INT(tm.hard_ms, 56);
+    CHECK_EQ_INT(tm.soft_ms, 56);
+    tm.soft_ms = 1000;
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 0, 0), 700);
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 0, -40), 700);
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 100, 0), 1300);
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 50, 30), 1300);
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 200, 100), 2500);
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 200, 5000), 2500);
+    tm.soft_ms = 0;
+    CHECK_EQ_INT(tm_soft_scaled(&tm, 100, 0), 0);
 }
 
 /* The first move and score of each MultiPV line, as the callbacks report them. */
@@ -915,6 +948,7 @@ int main(void) {
     rfp_near_king(s);
     determinism(s);
     time_limit(s);
+    time_plan();
     multipv(s);
     multipv_wins(s);
     pool_growth(s);
