@@ -61,6 +61,7 @@
     X(corr_king, 0, 0, 400)     /* correction history: the static evaluation gains this share (%)  \
                                    of the error found at nodes of the same king area (0: off) */   \
     X(corr_mat, 0, 0, 400)      /* ... and this share of the error at the same count of men */     \
+    X(corr_qs, 0, 0, 1)         /* ... in quiescence's evaluations too */                          \
     X(qs_captures, 1, 0, 1)     /* quiescence searches capturing moves too */                      \
     X(qs_no_moves, 1, 0, 1)     /* quiescence sees a side left without a move (it has lost) */     \
     X(ring_men, 12, 0, 24)      /* no reduction of an attacker move that fills a gap of the        \

@@ -350,11 +350,15 @@ static inline int qsearch_child(struct thread *t, const struct position *p,
     return -qsearch(t, c, -beta, -alpha, ply, qply);
 }
 
-/* The quiet end of quiescence: the evaluation, or with qs_captures the better of it and the
-   captures of the side to move (a capture ends in quiescence again). */
+/* The quiet end of quiescence: the evaluation (with corr_qs, corrected by the correction
+   history), or with qs_captures the better of it and the captures of the side to move (a
+   capture ends in quiescence again). */
 static int qsearch_captures(struct thread *t, const struct position *p, int alpha, int beta,
                             int ply, int qply) {
     int stand = evaluate(t, p, ply);
+    const struct search_params *sp = &t->s->opt.params;
+    if (sp->corr_qs && (sp->corr_king || sp->corr_mat))
+        stand = score_clamp_eval(stand + corr_of(t, sp, p));
     if (!t->s->opt.params.qs_captures || qply >= QS_CAPTURE_PLIES || stand >= beta) return stand;
     bb_t squares = rules_capture_squares(p);
     if (bb_is_empty(squares)) return stand;

@@ -424,9 +424,9 @@ static void lmr_hist_adjusts(struct search *s) {
 
 /*
  * The correction history (corr_king, corr_mat) moves the static evaluation by the error the
- * search found at nodes of the same king area or count of men: each changes the search and
- * stays deterministic (the tables are cleared with the search's), and off it is the default
- * search.
+ * search found at nodes of the same king area or count of men, and with corr_qs quiescence's
+ * evaluations too: each changes the search and stays deterministic (the tables are cleared with
+ * the search's), and off (corr_qs alone corrects by nothing) it is the default search.
  */
 static void corr_hist_corrects(struct search *s) {
     struct search_params king = search_default_params, mat = search_default_params;
@@ -437,6 +437,10 @@ static void corr_hist_corrects(struct search *s) {
     changes_search(s, 8, &king, &off);
     changes_search(s, 8, &mat, &off);
     changes_search(s, 8, &mat, &king);
+    struct search_params qs = king;
+    qs.corr_qs = 1;
+    changes_search(s, 8, &qs, &king);
+    off.corr_qs = 1; /* nothing to correct by */
     const struct variant *v = variant_by_name("copenhagen");
     struct search_result b = run_params(s, v, NULL, 8, 0, 1, &off);
     struct search_result d = run_params(s, v, NULL, 8, 0, 1, &search_default_params);
