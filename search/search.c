@@ -607,7 +607,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     int ntried = 0;
 
     int best = -SCORE_INF, orig_alpha = alpha, searched = 0;
-    bool best_captures = false; /* the best move takes men (corr_king, corr_mat learn not) */
+    bool best_captures = false; /* the best move takes men: no lesson for the correction history */
     move_t best_move = MOVE_NONE, m;
     struct position child;
     int move_score;
