@@ -243,6 +243,13 @@ static bool ring_closes(const struct search_params *sp, const struct position *p
     return n && bb_has(*squares, move_to(m)) && ring_gaps_of(sp, child, n, NULL) < n;
 }
 
+/* Returns the squares within `steps` (at least 1) orthogonal steps of p's king. */
+static bb_t king_zone(const struct position *p, int steps) {
+    bb_t zone = p->v->g.nbrs[p->king_sq];
+    for (int k = 1; k < steps; k++) zone |= bb_neighbours(zone, &p->v->g);
+    return zone;
+}
+
 /* Returns whether the move that led to p (at ply >= 1) landed within `steps` orthogonal steps of
    the king (a pass or an unknown move: no). A move that closes on the king may start a slow
    capture, shut him in or open his way (rfp_near). */
@@ -250,10 +257,7 @@ static bool last_move_near_king(const struct thread *t, const struct position *p
                                 int steps) {
     int key = t->cont_keys[ply - 1];
     if (key == CONT_NONE) return false;
-    int to = key % BB_MAX_SQUARES;
-    bb_t zone = p->v->g.nbrs[p->king_sq];
-    for (int k = 1; k < steps; k++) zone |= bb_neighbours(zone, &p->v->g);
-    return bb_has(zone, to);
+    return bb_has(king_zone(p, steps), key % BB_MAX_SQUARES);
 }
 
 /* Returns whether the attacker move m from p takes a move from the defenders while they have
@@ -296,9 +300,7 @@ static int evaluate(struct thread *t, const struct position *p, int ply) {
 /* Returns the correction-history key of p's king area: the king's square and the men within two
    steps of him (corr_king), within CORR_KING_SIZE. */
 static unsigned corr_king_index(const struct position *p) {
-    const struct bb_geom *g = &p->v->g;
-    bb_t zone = g->nbrs[p->king_sq];
-    zone |= bb_neighbours(zone, g);
+    bb_t zone = king_zone(p, 2);
     uint64_t key = zobrist_piece[PIECE_KING][p->king_sq];
     bb_t a = p->att & zone, d = p->def & zone;
     while (bb_any(a)) key ^= zobrist_piece[PIECE_ATTACKER][bb_pop(&a)];
@@ -310,6 +312,11 @@ static unsigned corr_king_index(const struct position *p) {
 static unsigned corr_mat_index(const struct position *p) {
     return ((unsigned)bb_popcount(p->att) * 64u + (unsigned)bb_popcount(p->def)) &
            (CORR_MAT_SIZE - 1);
+}
+
+/* Tells whether the correction history is on (corr_king or corr_mat). */
+static inline bool corr_on(const struct search_params *sp) {
+    return sp->corr_king || sp->corr_mat;
 }
 
 /* Returns the correction to p's static evaluation, for its side to move, that the correction
@@ -357,9 +364,8 @@ static int qsearch_captures(struct thread *t, const struct position *p, int alph
                             int ply, int qply) {
     int stand = evaluate(t, p, ply);
     const struct search_params *sp = &t->s->opt.params;
-    if (sp->corr_qs && (sp->corr_king || sp->corr_mat))
-        stand = score_clamp_eval(stand + corr_of(t, sp, p));
-    if (!t->s->opt.params.qs_captures || qply >= QS_CAPTURE_PLIES || stand >= beta) return stand;
+    if (sp->corr_qs && corr_on(sp)) stand = score_clamp_eval(stand + corr_of(t, sp, p));
+    if (!sp->qs_captures || qply >= QS_CAPTURE_PLIES || stand >= beta) return stand;
     bb_t squares = rules_capture_squares(p);
     if (bb_is_empty(squares)) return stand;
     if (stand > alpha) alpha = stand;
@@ -509,8 +515,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     if (quiet_node && (try_null || depth <= sp->rfp_depth || depth <= sp->fut_depth)) {
         raw_eval = tt_hit && hit.eval != TT_EVAL_NONE ? hit.eval : evaluate(t, p, ply);
         /* the correction history moves it by the error the search found at similar nodes */
-        static_eval = sp->corr_king || sp->corr_mat ? score_clamp_eval(raw_eval + corr_of(t, sp, p))
-                                                    : raw_eval;
+        static_eval = corr_on(sp) ? score_clamp_eval(raw_eval + corr_of(t, sp, p)) : raw_eval;
     }
 
     /* reverse futility: far enough above beta, a shallow search would not fall below it; but
@@ -581,8 +586,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     bb_t near_king = BB_EMPTY; /* squares at most two steps from the king (prune_filter) */
     bb_t fort_zone = BB_EMPTY; /* where a defender move may complete an exit fort (fort_filter) */
     if ((lmp || futile) && sp->prune_filter) {
-        bb_t one = p->v->g.nbrs[p->king_sq];
-        near_king = one | bb_neighbours(one, &p->v->g);
+        near_king = king_zone(p, 2);
         if (sp->fort_filter && p->side == SIDE_DEFENDERS && p->v->exit_fort && king_by_edge(p))
             fort_zone = near_king;
     }
@@ -750,9 +754,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
     /* the correction history learns where the search's bound says the static evaluation was
        wrong: above it at a cutoff, below it where every move failed; not from a capture (the
        evaluation is not asked to see those) nor a decided score */
-    if (static_eval != TT_EVAL_NONE && (sp->corr_king || sp->corr_mat) && !best_captures &&
-        best > -SCORE_WIN_MIN && best < SCORE_WIN_MIN &&
-        !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
+    if (static_eval != TT_EVAL_NONE && corr_on(sp) && !best_captures && best > -SCORE_WIN_MIN &&
+        best < SCORE_WIN_MIN && !(bound == TT_LOWER && best <= static_eval) &&
+        !(bound == TT_UPPER && best >= static_eval))
         corr_update(t, sp, p, best - static_eval, depth);
     tt_store_by(&s->tt, t->index, p->key, tt_pack_move(best_move, p->v->size),
                 tt_score_to(best, ply), raw_eval, depth, bound);
