@@ -173,6 +173,16 @@ static bool king_exposed_by_edge(const struct position *p) {
     return rules_king_mode(p) == KING_CAPTURE_CUSTODIAL && king_by_edge(p);
 }
 
+/* Tells whether the king is held: no square beside him to step to, at least two attackers
+   beside him and a defender, whose move away may let the last attacker in (a zugzwang the
+   evaluation does not see). */
+static bool king_held(const struct position *p) {
+    const struct variant *v = p->v;
+    bb_t nbrs = v->g.nbrs[p->king_sq];
+    if (bb_any(nbrs & ~pos_occupied(p) & ~v->king_forbidden)) return false;
+    return bb_popcount(nbrs & p->att) >= 2 && bb_any(nbrs & p->def);
+}
+
 /* Tells whether the defenders have at most n moves; they are counted only when a cheap lower
    bound (a man or the king beside an empty square he may stop on has a move there) is not
    already above n. */
@@ -536,6 +546,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
         !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
           bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
+        !(sp->rfp_held && p->side == SIDE_DEFENDERS && king_held(p)) &&
         !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)) &&
         !(sp->rfp_near && ply >= 1 && sp->rfp_near_side & (1 << p->side) &&
           (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&

@@ -348,6 +348,25 @@ static void few_men_unpruned(struct search *s) {
 }
 
 /*
+ * A king held in zugzwang: in line 176 (b10b1 takes the defenders' last free man) the king has
+ * no move, three attackers and one defender beside him, and every move of that man lets the
+ * fourth attacker in; in line 182 (c2b2) the same, five plies deep. The network scores the
+ * defenders' node above their beta, so reverse futility stood on it until depths 7 and 8; with
+ * rfp_held (no such pruning at the defenders' nodes while their king is held) the captures show
+ * at depths 3 and 5, and Brandubh's captures of the king held against the edge come nearer too
+ * (docs/search.md, "The king held").
+ */
+static void king_held_unpruned(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_held = 1;
+    off.rfp_held = 0;
+    win_needs_in(s, "copenhagen", "4aa1a3/1a7a1/5a5/a3dka4/3a1a1a2a/a9a/10a/a7a1a/3a7/11/2daa1a4 a",
+                 3, 3, "b10b1", &on, &off, true);
+    win_needs_in(s, "copenhagen", "11/11/11/11/1a9/11/1a9/10a/a3aa1a3/d1aakaa4/1daad1d1a2 a", 5, 5,
+                 "c2b2", &on, &off, true);
+}
+
+/*
  * rfp_men_pct is a share of the men the variant starts with: at 40 it stops reverse futility at
  * one defender of Brandubh's four (another tree) but not at four, and at three of Tablut's eight.
  * From Brandubh's start no main-search node of a depth-4 search has fewer than three defenders,
@@ -945,6 +964,7 @@ int main(void) {
     king_capture_unpruned(s);
     squeeze_unpruned(s);
     few_men_unpruned(s);
+    king_held_unpruned(s);
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
