@@ -253,6 +253,13 @@ static bool ring_closes(const struct search_params *sp, const struct position *p
     return n && bb_has(*squares, move_to(m)) && ring_gaps_of(sp, child, n, NULL) < n;
 }
 
+/* Returns whether the ring that would shut in the defenders at p has at most rfp_ring gaps
+   left (ring_gaps_of; the count is dear, so it is asked last). */
+static bool ring_tight(const struct search_params *sp, const struct position *p) {
+    int g = ring_gaps_of(sp, p, sp->rfp_ring + 1, NULL);
+    return g > 0 && g <= sp->rfp_ring;
+}
+
 /* Returns the squares within `steps` (at least 1) orthogonal steps of p's king. */
 static bb_t king_zone(const struct position *p, int steps) {
     bb_t zone = p->v->g.nbrs[p->king_sq];
@@ -550,7 +557,8 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)) &&
         !(sp->rfp_near && ply >= 1 && sp->rfp_near_side & (1 << p->side) &&
           (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&
-          last_move_near_king(t, p, ply, sp->rfp_near)))
+          last_move_near_king(t, p, ply, sp->rfp_near)) &&
+        !(sp->rfp_ring && p->side == SIDE_DEFENDERS && ring_tight(sp, p)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */

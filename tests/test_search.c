@@ -367,6 +367,23 @@ static void king_held_unpruned(struct search *s) {
 }
 
 /*
+ * An encirclement in 7 (tactics-mined.tsv line 228, f2d2) leaves the defenders' eleven men a
+ * ring of one or two gaps, which they cannot keep open; the network scores their nodes above
+ * their beta and reverse futility stood on them, so the win showed only at depth 10. With
+ * rfp_ring 2 (no such pruning at the defenders' nodes while the ring has two gaps or fewer) it
+ * shows at depth 7.
+ */
+static void ring_unpruned(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_ring = 2;
+    off.rfp_ring = 0;
+    win_needs_in(
+        s, "copenhagen",
+        "5aa4/4a2a3/3a1d2a2/2a3d1a2/2a4d1a1/aa1d3d1aa/a3dk1da2/2ad2d1a2/3addaa3/5a5/4aa5 a", 7, 7,
+        "f2d2", &on, &off, true);
+}
+
+/*
  * rfp_men_pct is a share of the men the variant starts with: at 40 it stops reverse futility at
  * one defender of Brandubh's four (another tree) but not at four, and at three of Tablut's eight.
  * From Brandubh's start no main-search node of a depth-4 search has fewer than three defenders,
@@ -965,6 +982,7 @@ int main(void) {
     squeeze_unpruned(s);
     few_men_unpruned(s);
     king_held_unpruned(s);
+    ring_unpruned(s);
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
