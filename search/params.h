@@ -32,8 +32,8 @@
     X(rfp_men_pct, 0, 0, 100)  /* ... nor while the defenders' men besides the king are fewer      \
                                   than this percentage of those they start with (0: off) ... */    \
     X(rfp_men_side, 3, 1, 3)   /* ... at the nodes of the attackers (1), defenders (2), either */  \
-    X(rfp_ring, 0, 0, 40)      /* ... nor at the defenders' nodes while the ring that would shut   \
-                                  them in (ring_men) has at most this many gaps (0: off) */        \
+    X(rfp_ring, 0, 0, 40)      /* ... nor at the defenders' nodes, below even, while the ring that \
+                                  would shut them in (ring_men) has at most this many gaps */      \
     X(rfp_held, 0, 0, 1)       /* ... nor at the defenders' nodes while their king, without a      \
                                   move, has two attackers and a defender beside him (0: off) */    \
     X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \

@@ -254,7 +254,8 @@ static bool ring_closes(const struct search_params *sp, const struct position *p
 }
 
 /* Returns whether the ring that would shut in the defenders at p has at most rfp_ring gaps
-   left (ring_gaps_of; the count is dear, so it is asked last). */
+   left (ring_gaps_of; the count is dear, so it is asked last, and only of defenders who stand
+   below even). */
 static bool ring_tight(const struct search_params *sp, const struct position *p) {
     int g = ring_gaps_of(sp, p, sp->rfp_ring + 1, NULL);
     return g > 0 && g <= sp->rfp_ring;
@@ -558,7 +559,7 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
         !(sp->rfp_near && ply >= 1 && sp->rfp_near_side & (1 << p->side) &&
           (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&
           last_move_near_king(t, p, ply, sp->rfp_near)) &&
-        !(sp->rfp_ring && p->side == SIDE_DEFENDERS && ring_tight(sp, p)))
+        !(sp->rfp_ring && p->side == SIDE_DEFENDERS && static_eval < 0 && ring_tight(sp, p)))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
