@@ -33,9 +33,9 @@
                                   than this percentage of those they start with (0: off) ... */    \
     X(rfp_men_side, 3, 1, 3)   /* ... at the nodes of the attackers (1), defenders (2), either */  \
     X(rfp_ring, 0, 0, 40)      /* ... nor at the defenders' nodes, below even, while the ring that \
-                                  would shut them in (ring_men) has at most this many gaps */      \
+                                  would shut them in has at most this many gaps (0: off) */        \
     X(rfp_held, 0, 0, 1)       /* ... nor at the defenders' nodes while their king, without a      \
-                                  move, has two attackers and a defender beside him (0: off) */    \
+                                  step, has 2+ attackers and a defender beside him (0: off) */     \
     X(lmp_depth, 3, 0, 16)     /* late-move pruning: skip late quiet moves up to this depth */     \
     X(lmp_base, 8, 0, 256)     /* ... after base + depth^2 * lmp_scale / 8 moves */                \
     X(lmp_scale, 8, 0, 256)                                                                        \

@@ -182,7 +182,6 @@ static bool king_held(const struct position *p) {
     if (bb_any(nbrs & ~pos_occupied(p) & ~v->king_forbidden)) return false;
     return bb_popcount(nbrs & p->att) >= 2 && bb_any(nbrs & p->def);
 }
-
 /* Tells whether the defenders have at most n moves; they are counted only when a cheap lower
    bound (a man or the king beside an empty square he may stop on has a move there) is not
    already above n. */
@@ -544,7 +543,9 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        the king (Brandubh), slow captures of him by the edge and escapes hide the same way
        (rfp_king); a squeeze of the defenders to no moves, while they have few (rfp_mob); and
        any node while the defenders have few men for the variant (rfp_men_pct: a share of the men
-       they start with), each of whose moves may let the king be taken or the ring close */
+       they start with), each of whose moves may let the king be taken or the ring close; the
+       defenders' nodes while their king is held (rfp_held: a zugzwang) or, below even, while the
+       ring about them is a gap or two from closing (rfp_ring) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth - abs(static_eval) * sp->rfp_size / 100 >= beta &&

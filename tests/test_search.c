@@ -353,8 +353,8 @@ static void few_men_unpruned(struct search *s) {
  * fourth attacker in; in line 182 (c2b2) the same, five plies deep. The network scores the
  * defenders' node above their beta, so reverse futility stood on it until depths 7 and 8; with
  * rfp_held (no such pruning at the defenders' nodes while their king is held) the captures show
- * at depths 3 and 5, and Brandubh's captures of the king held against the edge come nearer too
- * (docs/search.md, "The king held").
+ * by depths 3 and 5 (the tactics runner, deepening, sees them at 2 and 4), and Brandubh's
+ * captures of the king held against the edge come nearer too (docs/search.md, "The king held").
  */
 static void king_held_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
@@ -381,6 +381,24 @@ static void ring_unpruned(struct search *s) {
         s, "copenhagen",
         "5aa4/4a2a3/3a1d2a2/2a3d1a2/2a4d1a1/aa1d3d1aa/a3dk1da2/2ad2d1a2/3addaa3/5a5/4aa5 a", 7, 7,
         "f2d2", &on, &off, true);
+}
+
+/*
+ * rfp_held and rfp_ring act only where a king is held or a ring nearly closed: from the
+ * Copenhagen start (the king among his men, the ring far from closing) a depth-6 search with
+ * the network is the same tree with them as without, node for node.
+ */
+static void held_ring_quiet(struct search *s) {
+    struct search_params on = search_default_params, off = search_default_params;
+    on.rfp_held = 1;
+    on.rfp_ring = 2;
+    off.rfp_held = 0;
+    off.rfp_ring = 0;
+    const struct variant *v = variant_by_name("copenhagen");
+    struct search_result a = run_net(s, v, NULL, 6, 0, 1, &on, nnue_builtin(v));
+    struct search_result b = run_net(s, v, NULL, 6, 0, 1, &off, nnue_builtin(v));
+    CHECK_EQ_U64(a.nodes, b.nodes);
+    CHECK(a.best == b.best && a.score == b.score);
 }
 
 /*
@@ -983,6 +1001,7 @@ int main(void) {
     few_men_unpruned(s);
     king_held_unpruned(s);
     ring_unpruned(s);
+    held_ring_quiet(s);
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
