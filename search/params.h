@@ -24,6 +24,7 @@
     X(rfp_edge, 1, 0, 3)       /* ... not with the king on the edge and (1) attackers, (2)         \
                                   defenders, (3) either to move (0: always) */                     \
     X(rfp_edge_def, 1, 0, 4)   /* ... with at least this many defenders beside him */              \
+    X(rfp_edge_zone, 0, 0, 4)  /* ... counted within this many steps of him instead (0: beside) */ \
     X(rfp_edge_near, 1, 0, 1)  /* ... nor with him one step from the edge (1) */                   \
     X(rfp_king, 0, 0, 3)       /* ... nor, where two men take the king and he is by the edge, at   \
                                   the nodes of the attackers (1), defenders (2) or either (3) */   \

@@ -267,6 +267,12 @@ static bb_t king_zone(const struct position *p, int steps) {
     return zone;
 }
 
+/* Returns the squares where rfp_edge counts the defenders about an edge king: those beside
+   him, or with rfp_edge_zone those within that many steps. */
+static bb_t edge_zone(const struct search_params *sp, const struct position *p) {
+    return sp->rfp_edge_zone ? king_zone(p, sp->rfp_edge_zone) : p->v->g.nbrs[p->king_sq];
+}
+
 /* Returns whether the move that led to p (at ply >= 1) landed within `steps` orthogonal steps of
    the king (a pass or an unknown move: no). A move that closes on the king may start a slow
    capture, shut him in or open his way (rfp_near). */
@@ -539,19 +545,19 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
        to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
        coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge, or with
-       rfp_edge_near a step from it, with rfp_edge_def defenders beside him); where two men take
-       the king (Brandubh), slow captures of him by the edge and escapes hide the same way
-       (rfp_king); a squeeze of the defenders to no moves, while they have few (rfp_mob); and
-       any node while the defenders have few men for the variant (rfp_men_pct: a share of the men
-       they start with), each of whose moves may let the king be taken or the ring close; the
-       defenders' nodes while their king is held (rfp_held: a zugzwang) or, below even, while the
-       ring about them is a gap or two from closing (rfp_ring) */
+       rfp_edge_near a step from it, with rfp_edge_def defenders beside him, or within
+       rfp_edge_zone steps); where two men take the king (Brandubh), slow captures of him by the
+       edge and escapes hide the same way (rfp_king); a squeeze of the defenders to no moves, while
+       they have few (rfp_mob); and any node while the defenders have few men for the variant
+       (rfp_men_pct: a share of the men they start with), each of whose moves may let the king be
+       taken or the ring close; the defenders' nodes while their king is held (rfp_held: a zugzwang)
+       or, below even, while the ring about them is a gap or two from closing (rfp_ring) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth - abs(static_eval) * sp->rfp_size / 100 >= beta &&
         !(sp->rfp_edge & (1 << p->side) &&
           (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
-          bb_popcount(p->v->g.nbrs[p->king_sq] & p->def) >= sp->rfp_edge_def) &&
+          bb_popcount(edge_zone(sp, p) & p->def) >= sp->rfp_edge_def) &&
         !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
         !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
           bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
