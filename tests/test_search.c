@@ -384,6 +384,28 @@ static void ring_unpruned(struct search *s) {
 }
 
 /*
+ * An exit fort in 7 built by a king alone on the edge (tactics-mined.tsv line 270, a5b5): no
+ * man stands beside him until the fort is half built, so rfp_edge_def 1 lets reverse futility
+ * prune the attackers' nodes, and with rfp_held, rfp_mob, rfp_ring and lmr_fort the fort shows
+ * only at depth 10; counting two men within two steps of him instead (rfp_edge_zone 2,
+ * rfp_edge_def 2), at depth 9.
+ */
+static void fort_zone_unpruned(struct search *s) {
+    struct search_params on = search_default_params;
+    on.rfp_held = 1;
+    on.rfp_mob = 5;
+    on.rfp_ring = 2;
+    on.lmr_fort = 3;
+    on.lmr_fort_ply = 1;
+    struct search_params off = on;
+    on.rfp_edge_zone = 2;
+    on.rfp_edge_def = 2;
+    win_needs_in(s, "copenhagen",
+                 "1a3aaa3/a4a5/dda8/2daa5a/k1d7a/9a1/d5d3a/11/daa5a2/9d1/2d1a2a3 d", 7, 9, "a5b5",
+                 &on, &off, true);
+}
+
+/*
  * rfp_held and rfp_ring act only where a king is held or a ring nearly closed: from the
  * Copenhagen start (the king among his men, the ring far from closing) a depth-6 search with
  * the network is the same tree with them as without, node for node.
@@ -1002,6 +1024,7 @@ int main(void) {
     king_held_unpruned(s);
     ring_unpruned(s);
     held_ring_quiet(s);
+    fort_zone_unpruned(s);
     few_men_share(s);
     cont_hist_orders(s);
     lmr_hist_adjusts(s);
