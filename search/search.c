@@ -182,6 +182,7 @@ static bool king_held(const struct position *p) {
     if (bb_any(nbrs & ~pos_occupied(p) & ~v->king_forbidden)) return false;
     return bb_popcount(nbrs & p->att) >= 2 && bb_any(nbrs & p->def);
 }
+
 /* Tells whether the defenders have at most n moves; they are counted only when a cheap lower
    bound (a man or the king beside an empty square he may stop on has a move there) is not
    already above n. */
