@@ -330,6 +330,19 @@ static void squeeze_unpruned(struct search *s) {
 }
 
 /*
+ * Lines 176 and 182 of tactics-mined.tsv (Copenhagen, the network): the captures of a king held
+ * by three attackers and one man, in 3 (b10b1) and in 5 (c2b2), must show by depths 3 and 5
+ * with *on and not with *off.
+ */
+static void held_captures_need(struct search *s, const struct search_params *on,
+                               const struct search_params *off) {
+    win_needs_in(s, "copenhagen", "4aa1a3/1a7a1/5a5/a3dka4/3a1a1a2a/a9a/10a/a7a1a/3a7/11/2daa1a4 a",
+                 3, 3, "b10b1", on, off, true);
+    win_needs_in(s, "copenhagen", "11/11/11/11/1a9/11/1a9/10a/a3aa1a3/d1aakaa4/1daad1d1a2 a", 5, 5,
+                 "c2b2", on, off, true);
+}
+
+/*
  * A side with few men is squeezed: capturing the defenders' last free man (line 176 of
  * tactics-mined.tsv, b10b1) leaves them only moves of the man beside the king, each of which lets
  * him be taken. The network scores that node 3.4 men down for them, yet above their beta (the
@@ -341,10 +354,7 @@ static void few_men_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_men_pct = 40;
     off.rfp_men_pct = 0;
-    win_needs_in(s, "copenhagen", "4aa1a3/1a7a1/5a5/a3dka4/3a1a1a2a/a9a/10a/a7a1a/3a7/11/2daa1a4 a",
-                 3, 3, "b10b1", &on, &off, true);
-    win_needs_in(s, "copenhagen", "11/11/11/11/1a9/11/1a9/10a/a3aa1a3/d1aakaa4/1daad1d1a2 a", 5, 5,
-                 "c2b2", &on, &off, true);
+    held_captures_need(s, &on, &off);
 }
 
 /*
@@ -360,10 +370,7 @@ static void king_held_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_held = 1;
     off.rfp_held = 0;
-    win_needs_in(s, "copenhagen", "4aa1a3/1a7a1/5a5/a3dka4/3a1a1a2a/a9a/10a/a7a1a/3a7/11/2daa1a4 a",
-                 3, 3, "b10b1", &on, &off, true);
-    win_needs_in(s, "copenhagen", "11/11/11/11/1a9/11/1a9/10a/a3aa1a3/d1aakaa4/1daad1d1a2 a", 5, 5,
-                 "c2b2", &on, &off, true);
+    held_captures_need(s, &on, &off);
 }
 
 /*
