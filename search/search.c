@@ -284,6 +284,41 @@ static bool last_move_near_king(const struct thread *t, const struct position *p
     return bb_has(king_zone(p, steps), key % BB_MAX_SQUARES);
 }
 
+/* Tells whether reverse futility must not stand on p's evaluation because a slow threat may lie
+   behind it, one the evaluation does not see (the search parameters rfp_edge to rfp_ring). The
+   cheap tests come first; the ring's count, the dearest, last. */
+static bool rfp_slow_threat(const struct thread *t, const struct search_params *sp,
+                            const struct position *p, int ply, int static_eval) {
+    int side_bit = 1 << p->side;
+    bool defenders = p->side == SIDE_DEFENDERS;
+    /* an exit fort coming, which the attackers' evaluation does not see: the king on the edge
+       (rfp_edge_near: or a step from it) with rfp_edge_def defenders beside him (rfp_edge_zone:
+       within that many steps) */
+    if (sp->rfp_edge & side_bit &&
+        (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
+        bb_popcount(edge_zone(sp, p) & p->def) >= sp->rfp_edge_def)
+        return true;
+    /* where two men take the king (Brandubh), slow captures of him by the edge and escapes */
+    if (sp->rfp_king & side_bit && king_exposed_by_edge(p)) return true;
+    /* the defenders down to few men for the variant (a share of those they start with), each of
+       whose moves may let the king be taken or the ring close */
+    if (sp->rfp_men_pct && sp->rfp_men_side & side_bit &&
+        bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def))
+        return true;
+    /* the defenders' king held: a zugzwang */
+    if (sp->rfp_held && defenders && king_held(p)) return true;
+    /* a squeeze of the defenders to no moves, while they have few */
+    if (sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob))
+        return true;
+    /* the last move landed near the king (rfp_near_edge: a king near the edge) */
+    if (sp->rfp_near && ply >= 1 && sp->rfp_near_side & side_bit &&
+        (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&
+        last_move_near_king(t, p, ply, sp->rfp_near))
+        return true;
+    /* the defenders, below even, a gap or two from being shut in */
+    return sp->rfp_ring && defenders && static_eval < 0 && ring_tight(sp, p);
+}
+
 /* Returns whether the attacker move m from p takes a move from the defenders while they have
    few (sq_mob: at most that many, where a side left without a move loses): it lands where one
    of them could move. The squares are found at the first ask (*state -1 until then, then 1 if
@@ -544,30 +579,11 @@ static int search_node(struct thread *t, const struct position *p, int alpha, in
 
     /* reverse futility: far enough above beta, a shallow search would not fall below it; but
        not in a game already decided (rfp_max: either side far ahead), where the forced end is
-       to be found, not the evaluation; and the attackers' evaluation does not see an exit fort
-       coming (rfp_edge 1: no pruning of their nodes while the king stands on the edge, or with
-       rfp_edge_near a step from it, with rfp_edge_def defenders beside him, or within
-       rfp_edge_zone steps); where two men take the king (Brandubh), slow captures of him by the
-       edge and escapes hide the same way (rfp_king); a squeeze of the defenders to no moves, while
-       they have few (rfp_mob); and any node while the defenders have few men for the variant
-       (rfp_men_pct: a share of the men they start with), each of whose moves may let the king be
-       taken or the ring close; the defenders' nodes while their king is held (rfp_held: a zugzwang)
-       or, below even, while the ring about them is a gap or two from closing (rfp_ring) */
+       to be found, not the evaluation, nor where a slow threat may lie (rfp_slow_threat) */
     if (quiet_node && !guarded && depth <= sp->rfp_depth &&
         (!sp->rfp_max || abs(static_eval) < sp->rfp_max) &&
         static_eval - sp->rfp_margin * depth - abs(static_eval) * sp->rfp_size / 100 >= beta &&
-        !(sp->rfp_edge & (1 << p->side) &&
-          (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
-          bb_popcount(edge_zone(sp, p) & p->def) >= sp->rfp_edge_def) &&
-        !(sp->rfp_king & (1 << p->side) && king_exposed_by_edge(p)) &&
-        !(sp->rfp_men_pct && sp->rfp_men_side & (1 << p->side) &&
-          bb_popcount(p->def) * 100 < sp->rfp_men_pct * bb_popcount(p->v->start.def)) &&
-        !(sp->rfp_held && p->side == SIDE_DEFENDERS && king_held(p)) &&
-        !(sp->rfp_mob && p->v->no_moves == NO_MOVES_LOSS && defenders_stuck(p, sp->rfp_mob)) &&
-        !(sp->rfp_near && ply >= 1 && sp->rfp_near_side & (1 << p->side) &&
-          (!sp->rfp_near_edge || king_edge_distance(p) < sp->rfp_near_edge) &&
-          last_move_near_king(t, p, ply, sp->rfp_near)) &&
-        !(sp->rfp_ring && p->side == SIDE_DEFENDERS && static_eval < 0 && ring_tight(sp, p)))
+        !rfp_slow_threat(t, sp, p, ply, static_eval))
         return static_eval;
 
     /* null move: give the opponent a free move; if we still beat beta, cut */
