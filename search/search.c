@@ -285,15 +285,16 @@ static bool last_move_near_king(const struct thread *t, const struct position *p
 }
 
 /* Tells whether reverse futility must not stand on p's evaluation because a slow threat may lie
-   behind it, one the evaluation does not see (the search parameters rfp_edge to rfp_ring). The
-   cheap tests come first; the ring's count, the dearest, last. */
+   behind it, one the evaluation does not see (the search parameters rfp_edge, rfp_king,
+   rfp_men_pct, rfp_held, rfp_mob, rfp_near and rfp_ring). The cheap tests come first; the
+   ring's count, the dearest, last. */
 static bool rfp_slow_threat(const struct thread *t, const struct search_params *sp,
                             const struct position *p, int ply, int static_eval) {
     int side_bit = 1 << p->side;
     bool defenders = p->side == SIDE_DEFENDERS;
-    /* an exit fort coming, which the attackers' evaluation does not see: the king on the edge
-       (rfp_edge_near: or a step from it) with rfp_edge_def defenders beside him (rfp_edge_zone:
-       within that many steps) */
+    /* an exit fort coming (rfp_edge: at the attackers' nodes, the defenders' or either): the
+       king on the edge (rfp_edge_near: or a step from it) with rfp_edge_def defenders beside him
+       (rfp_edge_zone: within that many steps) */
     if (sp->rfp_edge & side_bit &&
         (sp->rfp_edge_near ? king_by_edge(p) : bb_any(p->king & p->v->g.edge)) &&
         bb_popcount(edge_zone(sp, p) & p->def) >= sp->rfp_edge_def)
