@@ -555,15 +555,16 @@ static void singular_extends(struct search *s) {
  * move; a search that ends on its depth is untouched.
  */
 static void partial_root_plays(struct search *s) {
-    struct search_params on = search_default_params;
+    struct search_params on = search_default_params, off = search_default_params;
     on.partial_root = 1;
+    off.partial_root = 0;
     const struct variant *v = variant_by_name("copenhagen");
     struct position p;
     pos_init_start(&p, v);
     int differ = 0;
     for (uint64_t nodes = 20000; nodes <= 400000; nodes += 20000) {
         struct search_result a = run_params(s, v, NULL, 0, nodes, 1, &on);
-        struct search_result b = run_params(s, v, NULL, 0, nodes, 1, &search_default_params);
+        struct search_result b = run_params(s, v, NULL, 0, nodes, 1, &off);
         CHECK_EQ_U64(a.nodes, b.nodes);
         CHECK_EQ_INT(a.depth, b.depth);
         CHECK(movegen_is_legal(&p, a.best));
@@ -571,7 +572,7 @@ static void partial_root_plays(struct search *s) {
     }
     CHECK(differ > 0);
     struct search_result a = run_params(s, v, NULL, 7, 0, 1, &on);
-    struct search_result b = run_params(s, v, NULL, 7, 0, 1, &search_default_params);
+    struct search_result b = run_params(s, v, NULL, 7, 0, 1, &off);
     CHECK(a.nodes == b.nodes && a.best == b.best && a.score == b.score);
 }
 
