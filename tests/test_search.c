@@ -318,7 +318,7 @@ static void king_capture_unpruned(struct search *s) {
 /*
  * A squeeze to no moves in 7 (Copenhagen, tactics-mined.tsv line 313, c5b5): with the built-in
  * network the defenders' nodes, far behind but above a beta as low, stand on their evaluation
- * and the win shows only at depth 11 (generation 12; 12 with generations 14 and 15); with
+ * and the win shows only at depth 11 (generation 12; 12 with generations 14, 15 and 16); with
  * rfp_mob 5, no reverse futility while the defenders have five moves or fewer, at depth 6.
  */
 static void squeeze_unpruned(struct search *s) {
@@ -600,15 +600,16 @@ static void squeeze_not_reduced(struct search *s) {
 /*
  * rfp_size: reverse futility's margin grows with the evaluation's size, so a defenders' node
  * several men down is not left standing on its evaluation while a slow win closes in: the
- * encirclement in 5 of tactics-mined.tsv line 225 (f5f8 or e8f8) at depth 4 with Copenhagen's
- * network (at 9 without).
+ * squeeze to no moves in 7 of tactics-mined.tsv line 313 (c5b5) at depth 7 with Copenhagen's
+ * network (generation 16; at 12 without). With generation 15 the encirclement in 5 of line 225
+ * served (depth 4 with it, 8 without); generation 16 finds that one at 4 either way.
  */
 static void rfp_size_widens(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_size = 50;
     off.rfp_size = 0;
-    win_needs_in(s, "copenhagen", "2a1k1a4/1aa2a5/1a1aad5/a3a6/a10/a10/5a5/a2a6a/1a9/11/3a1a5 a", 5,
-                 4, "f5f8", &on, &off, true);
+    win_needs_in(s, "copenhagen", "5a5/11/11/aa9/daa8/ddaa3a2a/k1aa7/ddaa7/aa9/1a7a1/6a4 a", 7, 7,
+                 "c5b5", &on, &off, true);
 }
 
 /*
