@@ -319,7 +319,8 @@ static void king_capture_unpruned(struct search *s) {
  * A squeeze to no moves in 7 (Copenhagen, tactics-mined.tsv line 313, c5b5): with the built-in
  * network the defenders' nodes, far behind but above a beta as low, stand on their evaluation
  * and the win shows only at depth 11 (generation 12; 12 with generations 14, 15 and 16); with
- * rfp_mob 5, no reverse futility while the defenders have five moves or fewer, at depth 6.
+ * rfp_mob 5, no reverse futility while the defenders have five moves or fewer, at depth 6
+ * (generation 12; the test asks for it by depth 8).
  */
 static void squeeze_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
