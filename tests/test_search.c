@@ -315,6 +315,9 @@ static void king_capture_unpruned(struct search *s) {
                  false);
 }
 
+/* Line 313 of tactics-mined.tsv: the attackers leave the defenders no move in 7 plies (c5b5). */
+static const char *const squeeze_313 = "5a5/11/11/aa9/daa8/ddaa3a2a/k1aa7/ddaa7/aa9/1a7a1/6a4 a";
+
 /*
  * A squeeze to no moves in 7 (Copenhagen, tactics-mined.tsv line 313, c5b5): with the built-in
  * network the defenders' nodes, far behind but above a beta as low, stand on their evaluation
@@ -326,8 +329,7 @@ static void squeeze_unpruned(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_mob = 5;
     off.rfp_mob = 0;
-    win_needs_in(s, "copenhagen", "5a5/11/11/aa9/daa8/ddaa3a2a/k1aa7/ddaa7/aa9/1a7a1/6a4 a", 7, 8,
-                 "c5b5", &on, &off, true);
+    win_needs_in(s, "copenhagen", squeeze_313, 7, 8, "c5b5", &on, &off, true);
 }
 
 /*
@@ -609,8 +611,7 @@ static void rfp_size_widens(struct search *s) {
     struct search_params on = search_default_params, off = search_default_params;
     on.rfp_size = 50;
     off.rfp_size = 0;
-    win_needs_in(s, "copenhagen", "5a5/11/11/aa9/daa8/ddaa3a2a/k1aa7/ddaa7/aa9/1a7a1/6a4 a", 7, 7,
-                 "c5b5", &on, &off, true);
+    win_needs_in(s, "copenhagen", squeeze_313, 7, 7, "c5b5", &on, &off, true);
 }
 
 /*
