@@ -89,11 +89,25 @@ int eval_ring_gaps(const struct position *p, bb_t shut, int cap) {
 
 /* eval_ring_gaps, and in *carried (if not NULL) the squares its flow passes through. */
 int eval_ring_flow(const struct position *p, bb_t shut, int cap, bb_t *carried) {
+    return eval_cut_flow(p, shut, BB_EMPTY, p->v->g.edge, cap, carried);
+}
+
+/* Returns the fewest empty squares the attackers must fill (at most cap) to shut the king away
+   from every corner (eval_cut_flow; the defenders' men stand where they are), or 0 where the
+   king escapes by the edge. */
+int eval_corner_gaps(const struct position *p, int cap) {
+    if (p->v->escape != ESCAPE_CORNER) return 0;
+    return eval_cut_flow(p, p->king, p->def, p->v->corner_mask, cap, NULL);
+}
+
+/* eval_ring_flow from `shut` to the squares of `sink` instead of the edge, `keep` also unfilled. */
+int eval_cut_flow(const struct position *p, bb_t shut, bb_t keep, bb_t sink, int cap,
+                  bb_t *carried) {
     const struct variant *v = p->v;
     const struct bb_geom *g = &v->g;
     if (carried) *carried = BB_EMPTY;
-    if (bb_any(shut & g->edge)) return cap;
-    bb_t open = g->board & ~p->att, unfillable = shut | v->throne | v->corner_mask;
+    if (bb_any(shut & sink)) return cap;
+    bb_t open = g->board & ~p->att, unfillable = shut | keep | v->throne | v->corner_mask;
     int n = g->size * g->size;
     short through[BB_MAX_SQUARES] = {0}, prev[2 * BB_MAX_SQUARES], queue[2 * BB_MAX_SQUARES];
     signed char flow[BB_MAX_SQUARES][DIR_NB] = {{0}}; /* net flow from a square to its neighbour */
@@ -122,8 +136,8 @@ int eval_ring_flow(const struct position *p, bb_t shut, int cap, bb_t *carried) 
                     int u = g->nb[sq][d];
                     if (u >= 0 && flow[u][(d + 2) & 3] > 0) RING_VISIT(2 * u + 1);
                 }
-            } else { /* leaving sq: the edge is the sink; on to a free neighbour, or undo */
-                if (bb_has(g->edge, sq)) {
+            } else { /* leaving sq: the sink's squares end it; on to a free neighbour, or undo */
+                if (bb_has(sink, sq)) {
                     end = x;
                     break;
                 }

@@ -59,6 +59,17 @@ int eval_ring_gaps(const struct position *p, bb_t shut, int cap);
    path uses leaves that flow, and so the count, as it was). */
 int eval_ring_flow(const struct position *p, bb_t shut, int cap, bb_t *carried);
 
+/* eval_ring_flow with the paths ending on the squares of `sink` instead of the edge, and the
+   squares of `keep` (besides `shut`, the throne and the corners) not to be filled; cap when a
+   piece of `shut` stands on `sink`. */
+int eval_cut_flow(const struct position *p, bb_t shut, bb_t keep, bb_t sink, int cap,
+                  bb_t *carried);
+
+/* Returns how many empty squares the attackers must still fill (at most cap) so that no path of
+   squares free of attackers leads the king to a corner, his men left standing (0 where the king
+   escapes by the edge, not the corners): the corners' seal. */
+int eval_corner_gaps(const struct position *p, int cap);
+
 /* Reads "name=value" pairs separated by spaces, commas or newlines into w. */
 bool eval_weights_parse(struct eval_weights *w, const char *text, char *err, size_t errlen);
 

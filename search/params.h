@@ -79,7 +79,8 @@
     X(mop_base, 400, 0, 2000) /* ... this much more, ... */                                        \
     X(mop_gap, 20, 0, 500)    /* ... less this for each square to fill to shut them in, */         \
     X(mop_cap, 12, 1, 40)     /* ... the ring's counted up to this, ... */                         \
-    X(mop_mob, 5, 0, 500)     /* ... and less this for each square the king can move to */
+    X(mop_mob, 5, 0, 500)     /* ... less this for each square the king can move to, ... */        \
+    X(mop_corner, 0, 0, 500)  /* ... and less this for each square to fill to seal the corners */
 
 struct search_params {
 #define SEARCH_PARAM_FIELD(name, def, lo, hi) int name;

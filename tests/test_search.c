@@ -902,6 +902,32 @@ static bool shut_in(const struct position *p, bb_t extra) {
     return !bb_flood_reaches(g, p->def | p->king, g->board & ~(p->att | extra), g->edge);
 }
 
+/* Tells whether the attackers, standing also on `extra`, shut the king away from every corner. */
+static bool sealed(const struct position *p, bb_t extra) {
+    const struct bb_geom *g = &p->v->g;
+    return !bb_flood_reaches(g, p->king, g->board & ~(p->att | extra), p->v->corner_mask);
+}
+
+/* Returns the fewest empty squares (0, 1 or 2) whose filling seals the corners from the king by
+   trying every set, or 3 for more. */
+static int corner_brute(const struct position *p) {
+    const struct variant *v = p->v;
+    if (sealed(p, BB_EMPTY)) return 0;
+    bb_t fill = v->g.board & ~(p->att | p->def | p->king | v->throne | v->corner_mask);
+    for (bb_t a = fill; bb_any(a);) {
+        int x = bb_pop(&a);
+        if (sealed(p, bb_sq(x))) return 1;
+    }
+    for (bb_t a = fill; bb_any(a);) {
+        int x = bb_pop(&a);
+        for (bb_t b = a; bb_any(b);) {
+            int y = bb_pop(&b);
+            if (sealed(p, bb_sq(x) | bb_sq(y))) return 2;
+        }
+    }
+    return 3;
+}
+
 /* Returns the fewest fillable squares (0, 1 or 2) that shut them in by trying every set, or 3
    for more. */
 static int gaps_brute(const struct position *p) {
@@ -927,7 +953,7 @@ static int gaps_brute(const struct position *p) {
 static void ring_gaps(void) {
     const char *names[] = {"copenhagen", "brandubh"};
     uint64_t rng = 12345;
-    int seen[4] = {0}, closing = 0;
+    int seen[4] = {0}, closing = 0, seen_corner[4] = {0};
     for (int vi = 0; vi < 2; vi++) {
         const struct variant *v = variant_by_name(names[vi]);
         int n = v->size, mid = n / 2;
@@ -976,6 +1002,12 @@ static void ring_gaps(void) {
             seen[want]++;
             if (got != want) fprintf(stderr, "ring gaps %s: %d, brute force %d\n", fen, got, want);
             CHECK_EQ_INT(got, want);
+            /* the corners' seal: the same cut, from the king to the corners, men kept */
+            int want_c = corner_brute(&p), got_c = eval_corner_gaps(&p, 3);
+            seen_corner[want_c]++;
+            if (got_c != want_c)
+                fprintf(stderr, "corner gaps %s: %d, brute force %d\n", fen, got_c, want_c);
+            CHECK_EQ_INT(got_c, want_c);
             /* the squares the flow passes through hold every square whose filling closes a
                gap (the search's ring_men looks only there) */
             bb_t carried;
@@ -994,6 +1026,9 @@ static void ring_gaps(void) {
     }
     /* every count is met often enough to mean something */
     for (int k = 0; k < 4; k++) CHECK(seen[k] > 50);
+    fprintf(stderr, "corner gaps seen: %d %d %d %d\n", seen_corner[0], seen_corner[1],
+            seen_corner[2], seen_corner[3]);
+    for (int k = 0; k < 4; k++) CHECK(seen_corner[k] > 50);
     CHECK(closing > 100);
     /* hand-made: a closed ring, one gap (d6), a defender in the ring's wall (c6 and e4 to
        fill), two gaps (d6, e4), and a man on the edge */
