@@ -908,41 +908,21 @@ static bool sealed(const struct position *p, bb_t extra) {
     return !bb_flood_reaches(g, p->king, g->board & ~(p->att | extra), p->v->corner_mask);
 }
 
-/* Returns the fewest empty squares (0, 1 or 2) whose filling seals the corners from the king by
-   trying every set, or 3 for more. */
-static int corner_brute(const struct position *p) {
+/* Returns the fewest fillable squares (0, 1 or 2) the attackers must also stand on for `done`
+   to hold, by trying every set, or 3 for more. */
+static int fill_brute(const struct position *p, bool (*done)(const struct position *, bb_t)) {
     const struct variant *v = p->v;
-    if (sealed(p, BB_EMPTY)) return 0;
+    if (done(p, BB_EMPTY)) return 0;
     bb_t fill = v->g.board & ~(p->att | p->def | p->king | v->throne | v->corner_mask);
     for (bb_t a = fill; bb_any(a);) {
         int x = bb_pop(&a);
-        if (sealed(p, bb_sq(x))) return 1;
+        if (done(p, bb_sq(x))) return 1;
     }
     for (bb_t a = fill; bb_any(a);) {
         int x = bb_pop(&a);
         for (bb_t b = a; bb_any(b);) {
             int y = bb_pop(&b);
-            if (sealed(p, bb_sq(x) | bb_sq(y))) return 2;
-        }
-    }
-    return 3;
-}
-
-/* Returns the fewest fillable squares (0, 1 or 2) that shut them in by trying every set, or 3
-   for more. */
-static int gaps_brute(const struct position *p) {
-    const struct variant *v = p->v;
-    if (shut_in(p, BB_EMPTY)) return 0;
-    bb_t fill = v->g.board & ~(p->att | p->def | p->king | v->throne | v->corner_mask);
-    for (bb_t a = fill; bb_any(a);) {
-        int x = bb_pop(&a);
-        if (shut_in(p, bb_sq(x))) return 1;
-    }
-    for (bb_t a = fill; bb_any(a);) {
-        int x = bb_pop(&a);
-        for (bb_t b = a; bb_any(b);) {
-            int y = bb_pop(&b);
-            if (shut_in(p, bb_sq(x) | bb_sq(y))) return 2;
+            if (done(p, bb_sq(x) | bb_sq(y))) return 2;
         }
     }
     return 3;
@@ -998,12 +978,12 @@ static void ring_gaps(void) {
             struct position p;
             char err[200];
             if (!fen_parse(&p, v, fen, err, sizeof err)) continue; /* e.g. a king already taken */
-            int want = gaps_brute(&p), got = eval_ring_gaps(&p, p.def | p.king, 3);
+            int want = fill_brute(&p, shut_in), got = eval_ring_gaps(&p, p.def | p.king, 3);
             seen[want]++;
             if (got != want) fprintf(stderr, "ring gaps %s: %d, brute force %d\n", fen, got, want);
             CHECK_EQ_INT(got, want);
             /* the corners' seal: the same cut, from the king to the corners, men kept */
-            int want_c = corner_brute(&p), got_c = eval_corner_gaps(&p, 3);
+            int want_c = fill_brute(&p, sealed), got_c = eval_corner_gaps(&p, 3);
             seen_corner[want_c]++;
             if (got_c != want_c)
                 fprintf(stderr, "corner gaps %s: %d, brute force %d\n", fen, got_c, want_c);
