@@ -80,7 +80,8 @@
     X(mop_gap, 20, 0, 500)    /* ... less this for each square to fill to shut them in, */         \
     X(mop_cap, 12, 1, 40)     /* ... the ring's counted up to this, ... */                         \
     X(mop_mob, 5, 0, 500)     /* ... less this for each square the king can move to, ... */        \
-    X(mop_corner, 0, 0, 500)  /* ... and less this for each square to fill to seal the corners */
+    X(mop_corner, 0, 0, 500)  /* ... less this for each square to fill to seal the corners, */     \
+    X(mop_man, 0, 0, 500)     /* ... and plus this for each of the attackers' men */
 
 struct search_params {
 #define SEARCH_PARAM_FIELD(name, def, lo, hi) int name;

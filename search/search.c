@@ -202,7 +202,8 @@ static bool defenders_stuck(const struct position *p, int n) {
    still to fill, those of the ring that would enclose the king and the men off the edge, or for
    a king on the edge those beside him (to leave him no move); two for each man on the edge
    (to be taken first); the king's room; and the squares that would seal the corners from him
-   (eval_corner_gaps), which the ring must not open. */
+   (eval_corner_gaps), which the ring must not open; and the attackers' men, which the other
+   terms would spend to gain a square. */
 static int mop_up(const struct search_params *pr, const struct position *p) {
     if (!pr->mop || bb_popcount(p->def) > pr->mop_men) return 0;
     const struct variant *v = p->v;
@@ -218,6 +219,7 @@ static int mop_up(const struct search_params *pr, const struct position *p) {
     int room = bb_popcount(movegen_targets(p, p->king_sq));
     int att = pr->mop_base - pr->mop_gap * gaps - pr->mop_mob * room;
     if (pr->mop_corner) att -= pr->mop_corner * eval_corner_gaps(p, pr->mop_cap);
+    att += pr->mop_man * bb_popcount(p->att);
     return p->side == SIDE_ATTACKERS ? att : -att;
 }
 

@@ -1031,9 +1031,41 @@ static void ring_gaps(void) {
     }
 }
 
+/* The mop-up term: off by default; on, it applies only with the defenders down to mop_men men,
+   adds mop_man for each attacker, and reads the same from either side to move. */
+static void mop_up_term(void) {
+    const struct variant *cop = variant_by_name("copenhagen");
+    struct search_options opt;
+    search_options_default(&opt);
+    opt.net = NULL;
+    struct position lone, lone_d, many;
+    char err[200];
+    if (!CHECK(fen_parse(&lone, cop, "2d1k3a2/7a3/a4a5/2a8/6a3a/a10/4a6/1a9/7a3/11/3a7 a", err,
+                         sizeof err)) ||
+        !CHECK(fen_parse(&lone_d, cop, "2d1k3a2/7a3/a4a5/2a8/6a3a/a10/4a6/1a9/7a3/11/3a7 d", err,
+                         sizeof err)) ||
+        !CHECK(fen_parse(&many, cop, "2d1k3a2/7a3/a4a5/2a8/6a3a/a1ddd6/4a6/1a9/7a3/11/3a7 a", err,
+                         sizeof err)))
+        return;
+    CHECK_EQ_INT(opt.params.mop, 0);
+    CHECK_EQ_INT(opt.params.mop_man, 0);
+    int plain = search_evaluate(&opt, &lone), plain_d = search_evaluate(&opt, &lone_d);
+    int plain_many = search_evaluate(&opt, &many);
+    opt.params.mop = 1;
+    int on = search_evaluate(&opt, &lone), on_d = search_evaluate(&opt, &lone_d);
+    CHECK(on != plain);
+    CHECK_EQ_INT(on - plain, -(on_d - plain_d));
+    CHECK_EQ_INT(search_evaluate(&opt, &many), plain_many); /* four men: no term */
+    opt.params.mop_man = 100;
+    CHECK_EQ_INT(search_evaluate(&opt, &lone) - on, 100 * bb_popcount(lone.att));
+    CHECK_EQ_INT(search_evaluate(&opt, &lone_d) - on_d, -100 * bb_popcount(lone.att));
+    CHECK_EQ_INT(search_evaluate(&opt, &many), plain_many);
+}
+
 int main(void) {
     struct search *s = search_new(16);
     ring_gaps();
+    mop_up_term();
     CHECK(s != NULL);
     tt_scores();
     tt_clearing();
