@@ -58,7 +58,7 @@
                                    king by the edge, where an exit fort may start (0: off) ... */  \
     X(lmr_fort_ply, 0, 0, 8)    /* ... at the root and the defenders' nodes up to this ply */      \
     X(partial_root, 1, 0, 1)    /* a better root move of an iteration cut short is played */       \
-    X(tm_stable, 0, 0, 1)       /* on a clock, a settled best move stops early, a changing one or  \
+    X(tm_stable, 1, 0, 1)       /* on a clock, a settled best move stops early, a changing one or  \
                                    a falling score searches on (0: the plain share) */             \
     X(se_depth, 0, 0, 32)       /* extend a singular table move from this depth (0: off) */        \
     X(se_margin, 3, 0, 200)     /* ... the rest this much a ply below its score */                 \
